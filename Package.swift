@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+// The stub server and the platform-independent core of the catalog apps.
+// No package dependencies: only what the Swift toolchain ships.
+import PackageDescription
+
+/// Settings applied to every target.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "CatalogKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "StubServer", targets: ["StubServer"]),
+        .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
+        .executable(name: "stub-server", targets: ["StubServerCLI"]),
+    ],
+    targets: [
+        .target(name: "StubServer", swiftSettings: settings),
+        .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
+        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
+        .testTarget(
+            name: "StubServerXCTests",
+            dependencies: ["StubServer", "StubServerXCTest"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "StubServerCLITests",
+            dependencies: ["StubServerCLI", "StubServer"],
+            swiftSettings: settings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

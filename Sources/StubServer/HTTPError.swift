@@ -1,0 +1,55 @@
+/// A request the server refuses, with the status to answer and a message a person can act on.
+public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    public var message: String
+
+    public init(_ status: HTTPStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(status.reason): \(message)" }
+}
+
+/// An HTTP status code and its reason phrase.
+public struct HTTPStatus: Equatable, Hashable, Sendable {
+    public var code: Int
+
+    public init(_ code: Int) {
+        self.code = code
+    }
+
+    public static let ok = HTTPStatus(200)
+    public static let badRequest = HTTPStatus(400)
+    public static let notFound = HTTPStatus(404)
+    public static let methodNotAllowed = HTTPStatus(405)
+    public static let requestTimeout = HTTPStatus(408)
+    public static let conflict = HTTPStatus(409)
+    public static let contentTooLarge = HTTPStatus(413)
+    public static let uriTooLong = HTTPStatus(414)
+    public static let unprocessableContent = HTTPStatus(422)
+    public static let headerFieldsTooLarge = HTTPStatus(431)
+    public static let internalServerError = HTTPStatus(500)
+    public static let notImplemented = HTTPStatus(501)
+    public static let serviceUnavailable = HTTPStatus(503)
+    public static let versionNotSupported = HTTPStatus(505)
+
+    /// The standard reason phrase, or `Status` for codes without one.
+    public var reason: String {
+        Self.reasons[code] ?? "Status"
+    }
+
+    private static let reasons: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+        204: "No Content", 206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+        401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required",
+        412: "Precondition Failed", 413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        416: "Range Not Satisfiable", 417: "Expectation Failed", 418: "I'm a teapot", 422: "Unprocessable Content",
+        425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
+}

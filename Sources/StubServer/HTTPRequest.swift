@@ -1,0 +1,89 @@
+import Foundation
+
+/// A parsed HTTP/1.x request as the server received it.
+public struct HTTPRequest: Sendable, Equatable {
+    /// The method token, such as `GET`.
+    public var method: String
+    /// The request target exactly as sent, such as `/search?term=a+b`.
+    public var target: String
+    /// The percent-decoded path, such as `/search`.
+    public var path: String
+    /// The decoded query items in order (`+` reads as a space).
+    public var query: [QueryItem]
+    /// The minor HTTP version: 1 for HTTP/1.1, 0 for HTTP/1.0.
+    public var minorVersion: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    /// One decoded `name=value` pair of the query string.
+    public struct QueryItem: Sendable, Equatable, Codable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(
+        method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) throws(HTTPError) {
+        self.method = method
+        self.target = target
+        self.minorVersion = minorVersion
+        self.headers = headers
+        self.body = body
+        (path, query) = try Self.split(target: target)
+    }
+
+    /// The first value of the query item `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// Whether the connection stays open after the answer, by the version's default and `Connection`.
+    var keepAlive: Bool {
+        let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if tokens.contains("close") { return false }
+        return minorVersion >= 1 || tokens.contains("keep-alive")
+    }
+
+    /// Splits a request target into a decoded path and query items.
+    static func split(target: String) throws(HTTPError) -> (String, [QueryItem]) {
+        var rest = Substring(target)
+        if target == "*" { return ("*", []) }
+        for scheme in ["http://", "https://"] where rest.lowercased().hasPrefix(scheme) {
+            rest = rest.dropFirst(scheme.count)
+            rest = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? "/"
+            if rest.first == "?" { rest = "/" + rest }
+        }
+        guard rest.first == "/" else {
+            throw HTTPError(.badRequest, "request target must start with '/': \(target)")
+        }
+        let rawPath = rest.prefix { $0 != "?" }
+        guard let path = String(rawPath).removingPercentEncoding else {
+            throw HTTPError(.badRequest, "invalid percent-encoding in path: \(rawPath)")
+        }
+        var items: [QueryItem] = []
+        if rest.count > rawPath.count {
+            let queryString = rest.dropFirst(rawPath.count + 1)
+            for pair in queryString.split(separator: "&", omittingEmptySubsequences: true) {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let name = decodeFormComponent(parts[0]),
+                    let value = parts.count > 1 ? decodeFormComponent(parts[1]) : ""
+                else {
+                    throw HTTPError(.badRequest, "invalid percent-encoding in query: \(pair)")
+                }
+                items.append(QueryItem(name: name, value: value))
+            }
+        }
+        return (path, items)
+    }
+
+    private static func decodeFormComponent(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,69 @@
+extension StubServer {
+    /// How a server listens, what it accepts, and where it reports each request.
+    public struct Configuration: Sendable {
+        /// The address to listen on; loopback unless another address is asked for explicitly.
+        public var host: String
+        /// The port; 0 picks a free ephemeral port, which `StubServer.port` reports.
+        public var port: UInt16
+        /// The server-wide variant at start, nil for none (`good` unless a stub says otherwise).
+        public var variant: String?
+        /// Most bytes of request line plus headers; beyond that the answer is 431.
+        public var maxHeaderBytes: Int
+        /// Most bytes of a request body; beyond that the answer is 413.
+        public var maxBodyBytes: Int
+        /// How long a keep-alive connection may wait for its next request before it is closed.
+        public var idleTimeout: Duration
+        /// How long a client may take to send a request's head once it started; then 408 and close.
+        public var headerTimeout: Duration
+        /// Most open connections; more are answered 503 and closed.
+        public var maxConnections: Int
+        /// How many recent requests the journal keeps.
+        public var journalCapacity: Int
+        /// Called after each answered request, from the connection's thread.
+        public var log: (@Sendable (RequestLog) -> Void)?
+
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
+            maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
+            maxConnections: Int = 512, journalCapacity: Int = 10_000, log: (@Sendable (RequestLog) -> Void)? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.variant = variant
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.idleTimeout = idleTimeout
+            self.headerTimeout = headerTimeout
+            self.maxConnections = maxConnections
+            self.journalCapacity = journalCapacity
+            self.log = log
+        }
+    }
+
+    /// What the server did with one request, for a log line.
+    public struct RequestLog: Sendable, Equatable {
+        public var method: String
+        public var target: String
+        public var stub: String?
+        public var variant: String?
+        /// The status sent, nil when a fault sent none.
+        public var status: Int?
+        public var fault: String?
+        /// Time from the complete request to the last byte written.
+        public var milliseconds: Double
+
+        /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
+        public var line: String {
+            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }].compactMap { $0 }.joined(separator: " ")
+            let ms = (milliseconds * 10).rounded() / 10
+            return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(ms)ms"
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,51 @@
+/// A server's mutable state: the catalog, the variant choices, sequence positions and the journal.
+struct StubState {
+    var catalog: StubCatalog
+    /// The server-wide variant, nil for none.
+    var serverVariant: String?
+    /// Variants chosen at run time per stub name.
+    var stubVariants: [String: String] = [:]
+    /// Calls each stub's `sequence` has answered.
+    var sequenceCalls: [String: Int] = [:]
+    var journal: RequestJournal
+
+    /// Chooses the variant for one call: request header, per-stub choice, sequence, server-wide choice, `good`.
+    mutating func chooseVariant(for stub: Stub, requested: String?) -> VariantChoice {
+        if let requested {
+            return stub.variants[requested] != nil
+                ? .chosen(requested, source: "header") : .missing(requested, source: "the X-Stub-Variant header")
+        }
+        if let chosen = stubVariants[stub.name] {
+            return stub.variants[chosen] != nil
+                ? .chosen(chosen, source: "stub") : .missing(chosen, source: "the per-stub choice")
+        }
+        if !stub.sequence.isEmpty {
+            let call = sequenceCalls[stub.name, default: 0]
+            sequenceCalls[stub.name] = call + 1
+            return .chosen(stub.sequence[min(call, stub.sequence.count - 1)], source: "sequence")
+        }
+        if let serverVariant {
+            if stub.variants[serverVariant] != nil { return .chosen(serverVariant, source: "server") }
+            return .fallback(serverVariant)
+        }
+        return .chosen("good", source: "default")
+    }
+
+    /// Forgets run-time choices, sequence positions and the journal.
+    mutating func reset(serverVariant: String?) {
+        self.serverVariant = serverVariant
+        stubVariants = [:]
+        sequenceCalls = [:]
+        journal.clear()
+    }
+}
+
+/// Which variant answers a call, and why.
+enum VariantChoice: Equatable {
+    /// `source` is `header`, `stub`, `sequence`, `server` or `default`.
+    case chosen(String, source: String)
+    /// The server-wide variant, which this stub lacks: answered with `good`, and a header says so.
+    case fallback(String)
+    /// A request header or per-stub choice named a variant the stub lacks: answered with an error.
+    case missing(String, source: String)
+}

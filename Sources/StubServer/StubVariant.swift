@@ -1,0 +1,38 @@
+/// One recorded answer of a stub, or a fault that breaks the connection instead.
+public struct StubVariant: Sendable, Equatable {
+    public var status: Int
+    /// Header fields to send; `Content-Type` is inferred from the body file's extension when absent.
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Whether `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` in the body are substituted per request.
+    public var template: Bool
+    /// How long to wait before answering.
+    public var delayMs: Int
+    public var fault: Fault?
+
+    public init(
+        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], template: Bool = false,
+        delayMs: Int = 0, fault: Fault? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.template = template
+        self.delayMs = delayMs
+        self.fault = fault
+    }
+
+    /// A way to fail at the transport level, as flaky networks and servers do.
+    public enum Fault: String, Sendable, CaseIterable {
+        /// Close the connection without answering.
+        case drop
+        /// Abort the connection with a TCP reset.
+        case reset
+        /// Send the head and half the body, then close.
+        case truncate
+        /// Send bytes that are not a valid HTTP response, then close.
+        case malformed
+        /// Never answer; hold the connection until the client or the server closes it.
+        case hang
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A one-shot signal that wakes threads blocked in `poll`: once fired, its read end stays readable.
+struct WakePipe: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SocketError("pipe") }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    /// Wakes every current and future waiter.
+    func fire() {
+        var byte: UInt8 = 1
+        _ = posixWrite(writeEnd, &byte, 1)
+    }
+
+    /// Waits up to `milliseconds` (-1: forever) for the signal or for `socket` to become readable.
+    /// - Returns: `.fired`, `.readable` or `.timedOut`.
+    func wait(milliseconds: Int32, or socket: Socket? = nil) -> WakeResult {
+        var entries = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        if let socket { entries.append(pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)) }
+        while true {
+            let result = poll(&entries, nfds_t(entries.count), milliseconds)
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { return .timedOut }
+            return entries[0].revents != 0 ? .fired : .readable
+        }
+    }
+
+    /// Whether `fire` has been called.
+    var isFired: Bool { wait(milliseconds: 0) == .fired }
+
+    func close() {
+        _ = posixClose(readEnd)
+        _ = posixClose(writeEnd)
+    }
+
+    enum WakeResult: Equatable {
+        case fired
+        case readable
+        case timedOut
+    }
+}
+
+#if canImport(Glibc)
+    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, bytes, count) }
+#elseif canImport(Darwin)
+    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, bytes, count) }
+#endif

@@ -1,0 +1,57 @@
+/// Usage texts of `stub-server` and its commands.
+enum Help {
+    static let commands = ["serve", "validate", "routes", "help"]
+
+    static func text(for command: String?) -> String {
+        switch command {
+        case "serve": serve
+        case "validate": validate
+        case "routes": routes
+        default: overview
+        }
+    }
+
+    static let overview = """
+        Usage: stub-server [COMMAND] [OPTIONS]
+
+        Replays recorded HTTP fixtures from a MockData folder over real HTTP.
+
+        Commands:
+          serve      Serve a fixtures folder (the default command)
+          validate   Check a fixtures folder and list every problem
+          routes     Print the route table of a fixtures folder
+          help       Show help for a command
+
+        Run 'stub-server COMMAND --help' for a command's options.
+        """
+
+    static let serve = """
+        Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME]
+               stub-server serve --file FILE [--host HOST] [--port N]
+
+        Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
+
+        Options:
+          --fixtures DIR   Fixtures folder (default: MockData)
+          --host HOST      Address to listen on (default: 127.0.0.1; other addresses only when asked)
+          --port N         Port, 0 for any free port (default: 8080)
+          --variant NAME   Server-wide variant answered by every stub that has it (default: good)
+          --file FILE      Answer every GET with FILE instead of serving a folder
+          -h, --help       Show this help
+
+        Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/.
+        """
+
+    static let validate = """
+        Usage: stub-server validate DIR
+
+        Checks every stubs.json and body file under DIR, printing each problem with its file and key path.
+        Exits 0 when DIR is clean, 1 when it has problems.
+        """
+
+    static let routes = """
+        Usage: stub-server routes DIR
+
+        Prints the route table of DIR: method, path and conditions, stub, variants.
+        """
+}

@@ -1,0 +1,29 @@
+import Foundation
+import StubServer
+
+/// The routes of a catalog as an aligned text table.
+enum RouteTable {
+    /// One line per stub; `choices` marks the variant each stub answers with by default with `*`.
+    static func render(_ catalog: StubCatalog, serverVariant: String?) -> String {
+        let header = ["METHOD", "ROUTE", "STUB", "VARIANTS"]
+        let rows = catalog.stubs.map { stub in
+            let current = stub.sequence.first ?? serverVariant.flatMap { stub.variants[$0] != nil ? $0 : nil } ?? "good"
+            let variants = stub.variantNames.map { $0 == current ? "\($0)*" : $0 }.joined(separator: " ")
+            let sequence = stub.sequence.isEmpty ? "" : " (sequence: \(stub.sequence.joined(separator: ", ")))"
+            return [stub.request.method, route(stub.request), stub.name, variants + sequence]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`.
+    static func route(_ request: RequestPattern) -> String {
+        let query = request.query.map { "?\($0.name)=\($0.matcher)" }
+        let headers = request.headers.map { "[\($0.name) \($0.matcher)]" }
+        return ([request.path.description] + query + headers).joined(separator: " ")
+    }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import StubServer
+
+/// `stub-server serve`: serves a fixtures folder (or one file) until SIGINT or SIGTERM.
+struct ServeCommand {
+    var options: CLICommand.ServeOptions
+
+    func run() async -> Int32 {
+        let catalog: StubCatalog
+        let source: String
+        if let file = options.file {
+            do {
+                catalog = try StubCatalog.singleFile(URL(fileURLWithPath: file))
+            } catch {
+                Output.error("stub-server: cannot read file '\(file)'")
+                return 1
+            }
+            source = file
+        } else {
+            guard let loaded = StubServerTool.load(options.fixtures) else { return 1 }
+            catalog = loaded
+            source = options.fixtures
+        }
+        if let variant = options.variant, !catalog.stubs.contains(where: { $0.variants[variant] != nil }) {
+            Output.error("stub-server: no stub has a variant named '\(variant)'")
+            return 1
+        }
+        let configuration = StubServer.Configuration(
+            host: options.host, port: options.port, variant: options.variant,
+            log: { entry in Output.line(entry.line) })
+        let server: StubServer
+        do {
+            server = try StubServer.start(catalog: catalog, configuration: configuration)
+        } catch {
+            Output.error("stub-server: cannot listen on \(options.host):\(options.port): \(error)")
+            return 1
+        }
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
+        Output.line(RouteTable.render(catalog, serverVariant: options.variant))
+        let signal = await Self.waitForTermination()
+        await server.stop()
+        Output.error("stub-server: stopped on \(signal)")
+        return 0
+    }
+
+    /// Waits for SIGINT or SIGTERM and returns its name.
+    private static func waitForTermination() async -> String {
+        await withCheckedContinuation { continuation in
+            let queue = DispatchQueue(label: "stub-server.signals")
+            let resumed = ResumeOnce(continuation)
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { resumed.resume(returning: name) }
+                source.resume()
+                resumed.retain(source)
+            }
+        }
+    }
+}

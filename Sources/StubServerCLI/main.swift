@@ -1,0 +1,4 @@
+import Foundation
+
+let code = await StubServerTool.run(Array(CommandLine.arguments.dropFirst()))
+exit(code)
