@@ -4,199 +4,262 @@
     import Darwin
 #endif
 
-/// One client connection, served on its own thread: reads requests in order and writes each answer whole.
+/// One client connection on the event loop: parses requests in arrival order and queues each answer whole.
 final class Connection {
-    private let socket: Socket
-    private let server: StubServer
+    let socket: Socket
+    private unowned let server: StubServer
     private let parser: HTTPRequestParser
-    private var buffer: [UInt8] = []
-    /// Where the unconsumed bytes of `buffer` start.
+    private var input: [UInt8] = []
+    /// Where the unconsumed bytes of `input` start.
     private var start = 0
-    private var scratch: UnsafeMutableRawBufferPointer
+    private var output = OutputQueue()
+    private var head: HTTPRequestHead?
     private var date = HTTPDate()
-    private var receiveTimeout = -1
+    private(set) var phase = Phase.reading
+    /// When the current request's first byte arrived, for the header timeout.
+    private var requestStarted: Double?
+    private var lastActivity: Double
+    /// The client closed its side: answer what is buffered, then close.
+    private var peerFinished = false
 
-    init(socket: Socket, server: StubServer) {
+    /// What the connection is doing.
+    enum Phase {
+        case reading
+        /// A reply waits for its `delayMs`; later requests wait behind it.
+        case delaying(until: Double, StubServer.Reply, HTTPRequest, began: Double)
+        /// A `hang` fault: input is read and dropped until the client leaves.
+        case hanging
+        /// Answered with an error: output drains, then input drains until `until`, then the socket closes.
+        case lingering(until: Double)
+        /// Output drains, then the socket closes.
+        case closingAfterFlush
+        case closed
+    }
+
+    init(socket: Socket, server: StubServer, now: Double) {
         self.socket = socket
         self.server = server
         parser = HTTPRequestParser(
             maxHeaderBytes: server.configuration.maxHeaderBytes, maxBodyBytes: server.configuration.maxBodyBytes)
-        scratch = .allocate(byteCount: 65_536, alignment: 16)
+        lastActivity = now
     }
 
-    deinit {
-        scratch.deallocate()
+    var wantsRead: Bool {
+        switch phase {
+        case .reading: output.byteCount < 1 << 20
+        case .hanging, .lingering: true
+        case .delaying, .closingAfterFlush, .closed: false
+        }
     }
 
-    /// Serves requests until the client closes, a timeout passes, an error ends the connection, or the server stops.
-    func run() {
+    var wantsWrite: Bool { !output.isEmpty }
+
+    /// The next moment a timer of this connection fires.
+    var deadline: Double {
+        switch phase {
+        case .delaying(let until, _, _, _), .lingering(let until):
+            return until
+        case .reading:
+            if let requestStarted { return requestStarted + Double(server.configuration.headerTimeout.milliseconds) }
+            return wantsWrite ? .infinity : lastActivity + Double(server.configuration.idleTimeout.milliseconds)
+        case .hanging, .closingAfterFlush, .closed:
+            return .infinity
+        }
+    }
+
+    // MARK: Events from the loop
+
+    /// Reads what arrived and handles every complete request in it.
+    func readable(scratch: UnsafeMutableRawBufferPointer, now: Double) {
         do {
-            while try serveOne() {}
-        } catch let error as HTTPError {
-            write(HTTPResponse.error(error), keepAlive: false, includeBody: true)
-            lingeringClose()
-        } catch {
-            // The peer went away or timed out between requests: nothing to answer.
-        }
-    }
-
-    /// Closes our side after an error answer, then drains what the client still sends, so that closing
-    /// with unread input does not reset the connection before the client has read the answer.
-    private func lingeringClose() {
-        socket.shutdownWrite()
-        socket.setReceiveTimeout(milliseconds: 1000)
-        var drained = 0
-        while drained < 4 << 20, let count = try? socket.read(into: scratch), count > 0 {
-            drained += count
-        }
-    }
-
-    /// Reads one request and answers it.
-    /// - Returns: whether the connection stays open for another request.
-    private func serveOne() throws -> Bool {
-        guard let headEnd = try readHead() else { return false }
-        let head = try parser.parseHead(buffer[start..<headEnd])
-        start = headEnd
-        let body = try readBody(head)
-        let request = try HTTPRequest(
-            method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body)
-        compactBuffer()
-        let began = monotonicMilliseconds()
-        let reply = server.reply(to: request)
-        let keepAlive = request.keepAlive && reply.fault == nil
-        if reply.delayMs > 0, server.wake.wait(milliseconds: Int32(reply.delayMs)) == .fired { return false }
-        let sent = perform(reply, keepAlive: keepAlive, isHead: request.method == "HEAD")
-        server.configuration.log?(
-            StubServer.RequestLog(
-                method: request.method, target: request.target, stub: reply.stub, variant: reply.variant,
-                status: reply.fault == nil ? reply.response.status.code : nil, fault: reply.fault?.rawValue,
-                milliseconds: monotonicMilliseconds() - began))
-        return sent && keepAlive
-    }
-
-    /// Reads until a whole head is buffered. Returns its end, or nil when the client closed between requests.
-    private func readHead() throws -> Int? {
-        let headerDeadline = monotonicMilliseconds() + Double(server.configuration.headerTimeout.milliseconds)
-        var searched = start
-        while true {
-            if let end = parser.headEnd(in: buffer, from: max(start, searched - 3)) {
-                guard end - start <= parser.maxHeaderBytes else { throw tooLargeHead() }
-                return end
-            }
-            searched = buffer.count
-            guard buffer.count - start <= parser.maxHeaderBytes else { throw tooLargeHead() }
-            let waiting = buffer.count == start
-            let timeout =
-                waiting
-                ? server.configuration.idleTimeout.milliseconds
-                : max(1, Int(headerDeadline - monotonicMilliseconds()))
-            do {
-                guard try receive(timeout: timeout) else {
-                    if waiting { return nil }
-                    throw HTTPError(.badRequest, "connection closed in the middle of a request head")
+            while let count = try socket.read(into: scratch) {
+                if count == 0 {
+                    peerFinished = true
+                    break
                 }
-            } catch let error as SocketError where error.code == EAGAIN || error.code == EWOULDBLOCK {
-                if waiting { return nil }
-                throw HTTPError(.requestTimeout, "request head not complete within \(server.configuration.headerTimeout)")
+                lastActivity = now
+                if case .reading = phase {
+                    input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+                }
+                if count < scratch.count { break }
+            }
+        } catch {
+            return close()
+        }
+        switch phase {
+        case .reading: process(now: now)
+        case .hanging, .lingering: if peerFinished { close() }
+        case .delaying, .closingAfterFlush, .closed: break
+        }
+    }
+
+    func writable(now: Double) {
+        flush()
+        if case .reading = phase, !wantsWrite { process(now: now) }
+    }
+
+    /// Fires due timers: a delayed reply, the header and idle timeouts, the end of lingering.
+    func tick(now: Double) {
+        guard now >= deadline else { return }
+        switch phase {
+        case .delaying(_, let reply, let request, let began):
+            phase = .reading
+            answer(request, with: reply, began: began, now: now)
+            if case .reading = phase { process(now: now) }
+        case .reading:
+            if requestStarted != nil {
+                fail(HTTPError(.requestTimeout, "request head not complete within \(server.configuration.headerTimeout)"), now: now)
+            } else {
+                close()
+            }
+        case .lingering:
+            close()
+        case .hanging, .closingAfterFlush, .closed:
+            break
+        }
+    }
+
+    var isClosed: Bool {
+        if case .closed = phase { return true }
+        return false
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        phase = .closed
+        socket.close()
+    }
+
+    // MARK: Requests
+
+    /// Parses and answers buffered requests until one is incomplete or the connection stops reading.
+    private func process(now: Double) {
+        while case .reading = phase, output.byteCount < 1 << 20 {
+            do {
+                guard let request = try nextRequest(now: now) else { break }
+                let reply = server.reply(to: request)
+                if reply.delayMs > 0 {
+                    phase = .delaying(until: now + Double(reply.delayMs), reply, request, began: now)
+                } else {
+                    answer(request, with: reply, began: now, now: now)
+                }
+            } catch {
+                fail(error, now: now)
             }
         }
+        compactInput()
+        if peerFinished, case .reading = phase {
+            phase = .closingAfterFlush
+        }
+        flush()
+    }
+
+    /// The next complete request in the buffer, or nil when more bytes are needed.
+    private func nextRequest(now: Double) throws(HTTPError) -> HTTPRequest? {
+        if head == nil {
+            guard let end = parser.headEnd(in: input, from: start) else {
+                if input.count - start > parser.maxHeaderBytes { throw tooLargeHead() }
+                if input.count > start, requestStarted == nil { requestStarted = now }
+                return nil
+            }
+            guard end - start <= parser.maxHeaderBytes else { throw tooLargeHead() }
+            let parsed = try parser.parseHead(input[start..<end])
+            start = end
+            head = parsed
+            if parsed.expectsContinue, parsed.framing != .none {
+                output.append("HTTP/1.1 100 Continue\r\n\r\n")
+            }
+        }
+        guard let head else { return nil }
+        let body: [UInt8]
+        switch head.framing {
+        case .none:
+            body = []
+        case .length(let length):
+            guard input.count - start >= length else { return nil }
+            body = Array(input[start..<(start + length)])
+            start += length
+        case .chunked:
+            guard let (decoded, end) = try ChunkedBody.decode(input, from: start, limit: parser.maxBodyBytes) else {
+                return nil
+            }
+            body = decoded
+            start = end
+        }
+        self.head = nil
+        requestStarted = input.count > start ? now : nil
+        return try HTTPRequest(
+            method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body)
     }
 
     private func tooLargeHead() -> HTTPError {
         HTTPError(.headerFieldsTooLarge, "request line and headers exceed \(parser.maxHeaderBytes) bytes")
     }
 
-    private func readBody(_ head: HTTPRequestHead) throws -> [UInt8] {
-        switch head.framing {
-        case .none:
-            return []
-        case .length(let length):
-            if head.expectsContinue && buffer.count - start < length { try sendContinue() }
-            while buffer.count - start < length {
-                guard try receive(timeout: server.configuration.idleTimeout.milliseconds) else {
-                    throw HTTPError(.badRequest, "connection closed before the \(length)-byte body arrived")
-                }
-            }
-            defer { start += length }
-            return Array(buffer[start..<(start + length)])
-        case .chunked:
-            if head.expectsContinue && buffer.count == start { try sendContinue() }
-            while true {
-                if let (body, end) = try ChunkedBody.decode(buffer, from: start, limit: parser.maxBodyBytes) {
-                    start = end
-                    return body
-                }
-                guard try receive(timeout: server.configuration.idleTimeout.milliseconds) else {
-                    throw HTTPError(.badRequest, "connection closed before the chunked body ended")
-                }
-            }
-        }
-    }
-
-    private func sendContinue() throws {
-        try socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-    }
-
-    /// Reads once, appending to the buffer. Returns false at end of stream.
-    private func receive(timeout: Int) throws -> Bool {
-        if timeout != receiveTimeout {
-            socket.setReceiveTimeout(milliseconds: timeout)
-            receiveTimeout = timeout
-        }
-        let count = try socket.read(into: scratch)
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        return true
-    }
-
-    private func compactBuffer() {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 262_144)
-            start = 0
-        } else if start > 65_536 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-    }
-
-    // MARK: Answering
-
-    /// Writes the reply or carries out its fault. Returns false when the connection must close.
-    private func perform(_ reply: StubServer.Reply, keepAlive: Bool, isHead: Bool) -> Bool {
+    /// Queues the reply's bytes, or carries out its fault, and logs the request.
+    private func answer(_ request: HTTPRequest, with reply: StubServer.Reply, began: Double, now: Double) {
+        let keepAlive = request.keepAlive
+        let response = reply.response
         switch reply.fault {
         case nil:
-            return write(reply.response, keepAlive: keepAlive, includeBody: !isHead)
+            output.append(response.head(date: date.now(), keepAlive: keepAlive))
+            if request.method != "HEAD" { output.append(response.body) }
+            if !keepAlive { phase = .closingAfterFlush }
         case .drop:
-            return false
+            close()
         case .reset:
             socket.setResetOnClose()
-            return false
+            close()
         case .truncate:
-            let bytes = reply.response.serialized(date: date.now(), keepAlive: false)
-            let withheld = max(1, reply.response.body.count - reply.response.body.count / 2)
-            try? socket.write(Array(bytes.prefix(bytes.count - withheld)))
-            return false
+            let bytes = response.serialized(date: date.now(), keepAlive: false)
+            output.append(Array(bytes.prefix(bytes.count - max(1, response.body.count - response.body.count / 2))))
+            phase = .closingAfterFlush
         case .malformed:
-            try? socket.write(Array("HTTP/1.1 2x0 NOT-HTTP\r\nContent-Length: banana\r\n\r\n{\"res".utf8))
-            return false
+            output.append("HTTP/1.1 2x0 NOT-HTTP\r\nContent-Length: banana\r\n\r\n{\"res")
+            phase = .closingAfterFlush
         case .hang:
-            socket.setReceiveTimeout(milliseconds: 0)
-            // Hold the connection, discarding input, until the client closes it or the server stops.
-            while server.wake.wait(milliseconds: -1, or: socket) == .readable {
-                guard let count = try? socket.read(into: scratch), count > 0 else { break }
-            }
-            return false
+            phase = .hanging
+        }
+        flush()
+        server.configuration.log?(
+            StubServer.RequestLog(
+                method: request.method, target: request.target, stub: reply.stub, variant: reply.variant,
+                status: reply.fault == nil ? response.status.code : nil, fault: reply.fault?.rawValue,
+                milliseconds: monotonicMilliseconds() - began))
+    }
+
+    /// Answers a request the server refuses, then closes after a lingering drain of the input.
+    private func fail(_ error: HTTPError, now: Double) {
+        output.append(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
+        phase = .lingering(until: now + 1000)
+        input = []
+        start = 0
+        flush()
+    }
+
+    // MARK: Bytes
+
+    private func flush() {
+        do {
+            try output.flush(to: socket)
+        } catch {
+            return close()
+        }
+        guard output.isEmpty else { return }
+        switch phase {
+        case .closingAfterFlush: close()
+        case .lingering: socket.shutdownWrite()
+        default: break
         }
     }
 
-    @discardableResult
-    private func write(_ response: HTTPResponse, keepAlive: Bool, includeBody: Bool) -> Bool {
-        let bytes = response.serialized(date: date.now(), keepAlive: keepAlive, includeBody: includeBody)
-        do {
-            try socket.write(bytes)
-            return true
-        } catch {
-            return false
+    private func compactInput() {
+        if start == input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 262_144)
+            start = 0
+        } else if start > 65_536 {
+            input.removeFirst(start)
+            start = 0
         }
     }
 }

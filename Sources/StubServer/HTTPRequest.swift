@@ -64,7 +64,7 @@ public struct HTTPRequest: Sendable, Equatable {
             throw HTTPError(.badRequest, "request target must start with '/': \(target)")
         }
         let rawPath = rest.prefix { $0 != "?" }
-        guard let path = String(rawPath).removingPercentEncoding else {
+        guard let path = percentDecoded(rawPath) else {
             throw HTTPError(.badRequest, "invalid percent-encoding in path: \(rawPath)")
         }
         var items: [QueryItem] = []
@@ -84,6 +84,43 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     private static func decodeFormComponent(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        percentDecoded(text, plusIsSpace: true)
+    }
+
+    /// Decodes `%XX` escapes (and `+` as a space in query components); nil for a bad escape or invalid UTF-8.
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            index = utf8.index(after: index)
+            switch byte {
+            case UInt8(ascii: "+") where plusIsSpace:
+                bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { return nil }
+                index = utf8.index(after: index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { return nil }
+                index = utf8.index(after: index)
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
     }
 }

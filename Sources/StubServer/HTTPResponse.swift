@@ -29,11 +29,10 @@ public struct HTTPResponse: Sendable, Equatable {
         json(error.status, ["error": error.message], headers: headers)
     }
 
-    /// The bytes on the wire: status line, the given fields plus `Date`, `Content-Length`, `Content-Type`
-    /// and, when closing, `Connection: close`; then the body unless `includeBody` is false (HEAD).
-    func serialized(date: String, keepAlive: Bool, includeBody: Bool = true) -> [UInt8] {
-        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\n"
-        head += "Content-Length: \(body.count)\r\n"
+    /// The status line and header fields on the wire: the given fields plus `Date`, `Content-Length`, a
+    /// `Content-Type` when none is given and, when closing, `Connection: close`; then the blank line.
+    func head(date: String, keepAlive: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\nContent-Length: \(body.count)\r\n"
         if headers["Content-Type"] == nil {
             head += "Content-Type: application/octet-stream\r\n"
         }
@@ -44,12 +43,11 @@ public struct HTTPResponse: Sendable, Equatable {
             head += "Connection: close\r\n"
         }
         head += "\r\n"
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(head.utf8.count + (includeBody ? body.count : 0))
-        bytes.append(contentsOf: head.utf8)
-        if includeBody {
-            bytes.append(contentsOf: body)
-        }
-        return bytes
+        return Array(head.utf8)
+    }
+
+    /// The whole answer on the wire, head and body.
+    func serialized(date: String, keepAlive: Bool) -> [UInt8] {
+        head(date: date, keepAlive: keepAlive) + body
     }
 }

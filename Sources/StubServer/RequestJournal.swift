@@ -57,10 +57,12 @@ public struct JournalQuery: Sendable, Equatable {
     }
 }
 
-/// The requests a server received, oldest first, bounded to the most recent `capacity` entries.
+/// The requests a server received, oldest first: a ring of the most recent `capacity` entries.
 struct RequestJournal {
     let capacity: Int
-    private var entries: [JournalEntry] = []
+    private var ring: [JournalEntry] = []
+    /// Where the oldest entry is once the ring is full.
+    private var oldest = 0
     private var nextID = 1
 
     init(capacity: Int) {
@@ -73,18 +75,20 @@ struct RequestJournal {
             query: request.query, headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
             body: Data(request.body), stub: stub, variant: variant, status: status, fault: fault)
         nextID += 1
-        entries.append(entry)
-        // Trim in batches so that recording stays O(1) amortized.
-        if entries.count >= capacity * 2 {
-            entries.removeFirst(entries.count - capacity)
+        if ring.count < capacity {
+            ring.append(entry)
+        } else {
+            ring[oldest] = entry
+            oldest = (oldest + 1) % capacity
         }
     }
 
     func entries(matching query: JournalQuery) -> [JournalEntry] {
-        entries.suffix(capacity).filter(query.accepts)
+        (ring[oldest...] + ring[..<oldest]).filter(query.accepts)
     }
 
     mutating func clear() {
-        entries.removeAll()
+        ring.removeAll()
+        oldest = 0
     }
 }

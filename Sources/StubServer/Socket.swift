@@ -27,6 +27,7 @@ struct Socket: Sendable, Hashable {
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         listener.disableSigPipe()
+        listener.setNonBlocking()
         guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let error = SocketError("bind", detail: "\(host):\(port)")
             listener.close()
@@ -57,68 +58,66 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Accepts one connection; nil when interrupted or when the listener was shut down.
+    /// Accepts one pending connection, non-blocking with `TCP_NODELAY`; nil when none is pending.
     func accept() -> Socket? {
-        let client = posixAccept(fd, nil, nil)
-        guard client >= 0 else { return nil }
-        let socket = Socket(fd: client)
-        socket.disableSigPipe()
-        var one: Int32 = 1
-        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        return socket
+        while true {
+            let client = posixAccept(fd, nil, nil)
+            if client >= 0 {
+                let socket = Socket(fd: client)
+                socket.disableSigPipe()
+                socket.setNonBlocking()
+                var one: Int32 = 1
+                setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return socket
+            }
+            if errno != EINTR && errno != ECONNABORTED { return nil }
+        }
     }
 
-    /// Reads what is available into `scratch`; returns the byte count, 0 at end of stream.
-    /// - Throws: `SocketError` on failure, including a receive timeout (`EAGAIN`).
-    func read(into scratch: UnsafeMutableRawBufferPointer) throws -> Int {
+    func setNonBlocking() {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Reads what is available into `scratch`.
+    /// - Returns: the byte count, 0 at end of stream, nil when nothing is available yet.
+    /// - Throws: `SocketError` when the connection failed.
+    func read(into scratch: UnsafeMutableRawBufferPointer) throws -> Int? {
         while true {
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count >= 0 { return count }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
             if errno != EINTR { throw SocketError("recv") }
         }
     }
 
-    /// Writes every byte, retrying partial writes.
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let count = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Socket.sendFlags)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SocketError("send")
-            }
-            offset += count
+    /// Writes what the socket takes now from `bytes`.
+    /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
+    /// - Throws: `SocketError` when the connection failed.
+    func send(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+        while true {
+            let count = posixSend(fd, bytes.baseAddress, bytes.count, Socket.sendFlags)
+            if count >= 0 { return count }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            if errno != EINTR { throw SocketError("send") }
         }
     }
 
-    /// Writes every byte of `bytes`.
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
-    }
-
-    /// Makes reads fail with `EAGAIN` after `milliseconds` without data; 0 waits forever.
-    func setReceiveTimeout(milliseconds: Int) {
-        var value = timeval()
-        value.tv_sec = .init(milliseconds / 1000)
-        value.tv_usec = .init((milliseconds % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    /// Writes what the socket takes now from the buffers, in order, with one system call.
+    /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
+    /// - Throws: `SocketError` when the connection failed.
+    func writev(_ vectors: [iovec]) throws -> Int {
+        while true {
+            let count = vectors.withUnsafeBufferPointer { posixWritev(fd, $0.baseAddress, Int32($0.count)) }
+            if count >= 0 { return count }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            if errno != EINTR { throw SocketError("writev") }
+        }
     }
 
     /// Makes the next `close` send a TCP reset instead of a normal close.
     func setResetOnClose() {
         var value = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
-    }
-
-    /// Waits until the peer sends data or hangs up, or until `milliseconds` pass (-1 waits forever).
-    /// - Returns: true when the socket became readable.
-    func waitReadable(milliseconds: Int32) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let result = poll(&entry, 1, milliseconds)
-            if result < 0 && errno == EINTR { continue }
-            return result > 0
-        }
     }
 
     /// Stops reads and writes in both directions, waking any thread blocked on this socket.

@@ -25,7 +25,7 @@ extension StubServer {
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-            maxConnections: Int = 512, journalCapacity: Int = 10_000, log: (@Sendable (RequestLog) -> Void)? = nil
+            maxConnections: Int = 512, journalCapacity: Int = 1_000, log: (@Sendable (RequestLog) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -55,8 +55,8 @@ extension StubServer {
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
         public var line: String {
             let outcome = [status.map(String.init), fault.map { "fault=\($0)" }].compactMap { $0 }.joined(separator: " ")
-            let ms = (milliseconds * 10).rounded() / 10
-            return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(ms)ms"
+            let tenths = Int((milliseconds * 10).rounded())
+            return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
         }
     }
 }

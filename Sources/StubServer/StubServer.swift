@@ -16,7 +16,7 @@ public final class StubServer: Sendable {
     public let baseURL: URL
 
     let state: Mutex<StubState>
-    let connections: Mutex<ConnectionRegistry>
+    let lifecycle: Mutex<Lifecycle>
     let wake: WakePipe
     private let listener: Socket
 
@@ -30,7 +30,7 @@ public final class StubServer: Sendable {
     /// - Throws: `SocketError` when the address cannot be bound.
     public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer {
         let server = try StubServer(catalog: catalog, configuration: configuration)
-        server.startAccepting()
+        server.startLoop()
         return server
     }
 
@@ -57,94 +57,40 @@ public final class StubServer: Sendable {
             StubState(
                 catalog: catalog, serverVariant: configuration.variant,
                 journal: RequestJournal(capacity: configuration.journalCapacity)))
-        connections = Mutex(ConnectionRegistry())
+        lifecycle = Mutex(Lifecycle())
     }
 
-    /// Stops accepting, closes every open connection, and returns once all of them have finished.
+    /// Stops accepting, closes every open connection, and returns once the server's thread has finished.
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = connections.withLock { registry in
-                registry.stopping = true
-                for socket in registry.sockets { socket.shutdown() }
-                if registry.isFinished { return true }
-                registry.waiters.append(continuation)
+            let finished = lifecycle.withLock { lifecycle in
+                if lifecycle.finished { return true }
+                lifecycle.waiters.append(continuation)
+                wake.fire()
                 return false
             }
-            wake.fire()
             if finished { continuation.resume() }
         }
-        let closeWake = connections.withLock { registry in
-            defer { registry.wakeClosed = true }
-            return !registry.wakeClosed
-        }
-        if closeWake { wake.close() }
     }
 
-    // MARK: Accepting connections
-
-    private func startAccepting() {
-        connections.withLock { $0.acceptLoopRunning = true }
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "stub-server accept :\(port)"
+    private func startLoop() {
+        let thread = Thread { [self, listener] in
+            EventLoop(server: self, listener: listener).run()
+            let waiters = lifecycle.withLock { lifecycle in
+                lifecycle.finished = true
+                wake.close()
+                defer { lifecycle.waiters = [] }
+                return lifecycle.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        thread.name = "stub-server :\(port)"
         thread.start()
-    }
-
-    private func acceptLoop() {
-        while wake.wait(milliseconds: -1, or: listener) == .readable {
-            guard let socket = listener.accept() else { continue }
-            let admitted = connections.withLock { registry in
-                guard !registry.stopping, registry.sockets.count < configuration.maxConnections else { return false }
-                registry.sockets.insert(socket)
-                return true
-            }
-            guard admitted else {
-                refuse(socket)
-                continue
-            }
-            let thread = Thread { [self] in
-                Connection(socket: socket, server: self).run()
-                finish(socket)
-            }
-            thread.start()
-        }
-        listener.close()
-        let waiters = connections.withLock { registry in
-            registry.acceptLoopRunning = false
-            return registry.takeWaitersIfFinished()
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func refuse(_ socket: Socket) {
-        let error = HTTPError(.serviceUnavailable, "too many open connections (limit \(configuration.maxConnections))")
-        var date = HTTPDate()
-        try? socket.write(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
-        socket.close()
-    }
-
-    private func finish(_ socket: Socket) {
-        let waiters = connections.withLock { registry in
-            registry.sockets.remove(socket)
-            socket.close()
-            return registry.takeWaitersIfFinished()
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
 
-/// The open connections of a server, and who waits for them to finish.
-struct ConnectionRegistry {
-    var sockets: Set<Socket> = []
-    var stopping = false
-    var acceptLoopRunning = false
-    var wakeClosed = false
+/// Whether the server's thread has finished, and who waits for it.
+struct Lifecycle {
+    var finished = false
     var waiters: [CheckedContinuation<Void, Never>] = []
-
-    var isFinished: Bool { sockets.isEmpty && !acceptLoopRunning }
-
-    mutating func takeWaitersIfFinished() -> [CheckedContinuation<Void, Never>] {
-        guard stopping, isFinished else { return [] }
-        defer { waiters = [] }
-        return waiters
-    }
 }

@@ -6,6 +6,8 @@
 
 /// A one-shot signal that wakes threads blocked in `poll`: once fired, its read end stays readable.
 struct WakePipe: Sendable {
+    /// The end to poll for readability.
+    var fd: Int32 { readEnd }
     private let readEnd: Int32
     private let writeEnd: Int32
 

@@ -26,9 +26,11 @@ struct ServeCommand {
             Output.error("stub-server: no stub has a variant named '\(variant)'")
             return 1
         }
+        let logWriter = LogWriter()
+        let flushTimer = logWriter.startFlushing()
         let configuration = StubServer.Configuration(
             host: options.host, port: options.port, variant: options.variant,
-            log: { entry in Output.line(entry.line) })
+            log: { entry in logWriter.append(entry.line) })
         let server: StubServer
         do {
             server = try StubServer.start(catalog: catalog, configuration: configuration)
@@ -41,6 +43,8 @@ struct ServeCommand {
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
         let signal = await Self.waitForTermination()
         await server.stop()
+        flushTimer.cancel()
+        logWriter.flush()
         Output.error("stub-server: stopped on \(signal)")
         return 0
     }

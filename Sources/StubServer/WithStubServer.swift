@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs `body` with a server serving `fixtures` on an ephemeral loopback port, and stops it afterwards, also
+/// when `body` throws.
+/// - Parameters:
+///   - fixtures: a `MockData`-style folder.
+///   - configuration: how the server listens; port 0 by default.
+///   - body: the test, given the running server.
+/// - Returns: what `body` returns.
+/// - Throws: `CatalogError` for invalid fixtures, `SocketError` when binding fails, or what `body` throws.
+public func withStubServer<T>(
+    fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
+    isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
+) async throws -> T {
+    try await withStubServer(catalog: StubCatalog.load(from: fixtures), configuration: configuration, body)
+}
+
+/// Runs `body` with a server serving `catalog` on an ephemeral loopback port, and stops it afterwards.
+public func withStubServer<T>(
+    catalog: StubCatalog, configuration: StubServer.Configuration = StubServer.Configuration(),
+    isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
+) async throws -> T {
+    let server = try StubServer.start(catalog: catalog, configuration: configuration)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+extension StubCatalog {
+    /// The nearest folder named `name` in the directory of `file` or any directory above it, such as the
+    /// package's `MockData/` found from a test file's `#filePath`.
+    /// - Returns: the folder, or nil when no directory above `file` has one.
+    public static func findFolder(named name: String = "MockData", from file: String = #filePath) -> URL? {
+        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+}
