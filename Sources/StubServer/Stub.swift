@@ -49,10 +49,12 @@ public struct RequestPattern: Sendable, Equatable {
         self.headers = headers
     }
 
-    /// Orders stubs by how specific they are: literal path segments, then exact matchers, then other matchers.
+    /// Orders stubs by how specific they are: literal path segments, then exact matchers, then regular
+    /// expressions, then any matchers at all (`present`, `absent`).
     var specificity: [Int] {
         let matchers = query.map(\.matcher) + headers.map(\.matcher)
-        return [path.literalCount, matchers.filter(\.isExact).count, matchers.count]
+        let patterns = matchers.filter { if case .matches = $0 { true } else { false } }
+        return [path.literalCount, matchers.filter(\.isExact).count, patterns.count, matchers.count]
     }
 
     public static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A blocking loopback client that sends raw bytes and reads raw answers, for testing the server's HTTP handling.
+final class RawHTTPClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `127.0.0.1:port`; every read gives up after `timeout` seconds.
+    init(port: Int, timeout: Int = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw ClientError.connectFailed(errno)
+        }
+        var value = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    enum ClientError: Error, Equatable {
+        case connectFailed(Int32)
+        case closedEarly(received: String)
+        case malformed(String)
+    }
+
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc_send(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw ClientError.closedEarly(received: "send failed: errno \(errno)") }
+            offset += count
+        }
+    }
+
+    /// Reads one response: head, then a body by `Content-Length` (none for 1xx, 204, 304 or `head: true`).
+    func readResponse(head: Bool = false) throws -> RawResponse {
+        while true {
+            if let end = headEnd() {
+                let text = String(decoding: buffer[..<end], as: UTF8.self)
+                var response = try RawResponse(head: text)
+                buffer.removeFirst(end)
+                let length = head || response.status < 200 || response.status == 204 ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
+                while buffer.count < length {
+                    guard try fill() else {
+                        throw ClientError.closedEarly(received: "\(buffer.count) of \(length) body bytes")
+                    }
+                }
+                response.body = Array(buffer[..<length])
+                buffer.removeFirst(length)
+                return response
+            }
+            guard try fill() else {
+                throw ClientError.closedEarly(received: String(decoding: buffer, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Reads until the server closes; returns everything not yet consumed. A reset also ends the stream.
+    func readToEnd() -> [UInt8] {
+        while (try? fill()) == true {}
+        defer { buffer = [] }
+        return buffer
+    }
+
+    /// Whether the server ended the connection with a TCP reset.
+    func readEndsWithReset() -> Bool {
+        while true {
+            do {
+                guard try fill() else { return false }
+            } catch let error as POSIXErrorCode where error == .ECONNRESET {
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            throw POSIXErrorCode(rawValue: errno) ?? .EIO
+        }
+        buffer += chunk[..<count]
+        return count > 0
+    }
+
+    private func headEnd() -> Int? {
+        let marker: [UInt8] = [13, 10, 13, 10]
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4) where buffer[index..<(index + 4)].elementsEqual(marker) {
+            return index + 4
+        }
+        return nil
+    }
+}
+
+extension POSIXErrorCode: @retroactive Error {}
+
+/// A response as read off the wire.
+struct RawResponse {
+    var statusLine: String
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8] = []
+
+    init(head: String) throws {
+        let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let status = Int(first.dropFirst(9).prefix(3)) else {
+            throw RawHTTPClient.ClientError.malformed(head)
+        }
+        statusLine = first
+        self.status = status
+        headers = lines.dropFirst().map { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body decoded as a JSON object.
+    func json() throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+    }
+}
+
+#if canImport(Glibc)
+    private let SOCK_STREAM_VALUE = SOCK_STREAM.rawValue
+    private func Glibc_send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+    }
+#elseif canImport(Darwin)
+    private let SOCK_STREAM_VALUE = SOCK_STREAM
+    private func Glibc_send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        Darwin.send(fd, bytes, count, 0)
+    }
+#endif

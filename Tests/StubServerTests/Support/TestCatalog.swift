@@ -1,0 +1,108 @@
+import Foundation
+import StubServer
+
+/// The fixtures most server tests run against: one API folder exercising every matcher, variant and fault.
+enum TestCatalog {
+    static let stubsJSON = """
+        {
+          "stubs": [
+            {
+              "name": "search",
+              "request": {
+                "path": "/search",
+                "query": { "term": "jack johnson", "limit": { "matches": "^[0-9]+$" } }
+              },
+              "variants": {
+                "good": {
+                  "headers": { "Content-Type": "application/json" },
+                  "body": "{\\"term\\":\\"{{query.term}}\\",\\"next\\":\\"{{baseURL}}/search\\"}",
+                  "template": true
+                },
+                "bad": { "headers": { "Content-Type": "application/json" }, "body": "{\\"results\\": [" },
+                "nil": { "headers": { "Content-Type": "application/json" }, "body": "" },
+                "server-error": { "status": 503, "headers": { "Retry-After": "1" }, "body": "down" },
+                "slow": { "like": "good", "delayMs": 150 },
+                "drop": { "fault": "drop" },
+                "reset": { "fault": "reset" },
+                "truncate": { "like": "good", "fault": "truncate" },
+                "malformed": { "fault": "malformed" },
+                "hang": { "fault": "hang" }
+              }
+            },
+            {
+              "name": "search-any",
+              "request": { "path": "/search" },
+              "variants": {
+                "good": { "bodyFile": "any.good.json" },
+                "bad": { "body": "[" },
+                "nil": { "body": "" }
+              }
+            },
+            {
+              "name": "album",
+              "request": { "path": "/albums/{id}" },
+              "variants": {
+                "good": { "body": "{\\"id\\":\\"{{path.id}}\\"}", "template": true },
+                "bad": { "body": "{" },
+                "nil": { "body": "" },
+                "special": { "body": "special" }
+              }
+            },
+            {
+              "name": "album-new",
+              "request": { "path": "/albums/new" },
+              "variants": { "good": { "body": "new" }, "bad": { "body": "{" }, "nil": { "body": "" } }
+            },
+            {
+              "name": "flaky",
+              "request": { "path": "/flaky" },
+              "variants": {
+                "good": { "body": "ok" },
+                "bad": { "body": "{" },
+                "nil": { "body": "" },
+                "server-error": { "status": 500, "body": "boom" }
+              },
+              "sequence": ["server-error", "server-error", "good"]
+            },
+            {
+              "name": "upload",
+              "request": { "method": "POST", "path": "/upload", "headers": { "Content-Type": { "matches": "json" } } },
+              "variants": {
+                "good": { "status": 201, "body": "created" },
+                "bad": { "status": 201, "body": "{" },
+                "nil": { "status": 201, "body": "" }
+              }
+            }
+          ]
+        }
+        """
+
+    /// A fresh folder holding the test catalog.
+    static func fixtures() throws -> TemporaryFixtures {
+        try TemporaryFixtures(["api/stubs.json": stubsJSON, "api/any.good.json": "{\"any\":true}\n"])
+    }
+}
+
+/// Runs `body` against a server serving the test catalog, then stops the server and removes the folder.
+func withTestServer(
+    _ configuration: StubServer.Configuration = StubServer.Configuration(),
+    _ body: (StubServer, TemporaryFixtures) async throws -> Void
+) async throws {
+    let fixtures = try TestCatalog.fixtures()
+    defer { fixtures.remove() }
+    try await withStubServer(fixtures: fixtures.root, configuration: configuration) { server in
+        try await body(server, fixtures)
+    }
+}
+
+/// Sends one request on a new connection and reads its answer.
+func exchange(_ server: StubServer, _ request: String) throws -> RawResponse {
+    let client = try RawHTTPClient(port: server.port)
+    try client.send(request)
+    return try client.readResponse()
+}
+
+/// A GET request with the headers HTTP/1.1 requires.
+func get(_ target: String, _ headers: String = "") -> String {
+    "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n"
+}
