@@ -31,7 +31,7 @@ enum TestCatalog {
             },
             {
               "name": "search-any",
-              "request": { "path": "/search" },
+              "request": { "path": "/search", "query": { "term": { "absent": true } } },
               "variants": {
                 "good": { "bodyFile": "any.good.json" },
                 "bad": { "body": "[" },

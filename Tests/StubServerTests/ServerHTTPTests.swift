@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import StubServer
+
+/// The HTTP/1.1 engine over real loopback sockets.
+struct ServerHTTPTests {
+    @Test func answer_carriesDateLengthTypeAndStubHeaders() async throws {
+        try await withTestServer { server, _ in
+            let response = try exchange(server, get("/search?term=jack+johnson&limit=5"))
+            #expect(response.statusLine == "HTTP/1.1 200 OK")
+            #expect(response.header("Date")?.hasSuffix(" GMT") == true)
+            #expect(response.header("Content-Length") == String(response.body.count))
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("X-Stub-Name") == "search")
+            #expect(response.header("X-Stub-Variant") == "good")
+            #expect(response.header("Connection") == nil)
+        }
+    }
+
+    @Test func keepAlive_servesManyRequestsOnOneConnection() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            for index in 0..<5 {
+                try client.send(get("/albums/\(index)"))
+                let response = try client.readResponse()
+                #expect(response.text == "{\"id\":\"\(index)\"}")
+            }
+            try client.send(get("/albums/last", "Connection: close\r\n"))
+            let last = try client.readResponse()
+            #expect(last.header("Connection") == "close")
+            #expect(client.readToEnd().isEmpty, "the server closes after Connection: close")
+        }
+    }
+
+    @Test func http10_closesUnlessAskedToKeepAlive() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /albums/1 HTTP/1.0\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            #expect(client.readToEnd().isEmpty)
+        }
+    }
+
+    @Test func pipelinedRequests_areAnsweredInOrder() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            // The first is delayed, so later answers are ready first and must still wait their turn.
+            try client.send(
+                get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: slow\r\n") + get("/albums/2") + get("/albums/new")
+                    + get("/nowhere"))
+            let answers = try (0..<4).map { _ in try client.readResponse() }
+            #expect(answers.map { $0.header("X-Stub-Name") } == ["search", "album", "album-new", nil])
+            #expect(answers.map(\.status) == [200, 200, 200, 404])
+        }
+    }
+
+    @Test func bodies_arriveByContentLengthAndChunked() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
+            #expect(try client.readResponse().status == 201)
+            try client.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "4\r\n{\"b\"\r\n3\r\n:2}\r\n0\r\n\r\n")
+            #expect(try client.readResponse().status == 201)
+            let bodies = server.journal(JournalQuery(stub: "upload")).map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(bodies == ["{\"a\":1}", "{\"b\":2}"])
+        }
+    }
+
+    @Test func expectContinue_getsAnInterimAnswerBeforeTheBody() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+            #expect(try client.readResponse().statusLine == "HTTP/1.1 100 Continue")
+            try client.send("{}")
+            #expect(try client.readResponse().status == 201)
+        }
+    }
+
+    @Test func head_answersHeadersWithoutABody() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("HEAD /albums/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse(head: true)
+            #expect(response.header("Content-Length") == "10")
+            try client.send(get("/albums/8"))
+            #expect(try client.readResponse().text == "{\"id\":\"8\"}", "no stray body bytes precede the next answer")
+        }
+    }
+
+    @Test(arguments: [
+        ("GARBAGE\r\n\r\n", 400, "malformed request line"),
+        ("GET / HTTP/1.1\r\n\r\n", 400, "missing Host header"),
+        ("GET / HTTP/3.0\r\nHost: x\r\n\r\n", 505, "HTTP/3.0 is not supported"),
+        ("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid percent-encoding"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413, "exceeds the limit"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n", 431, "exceed 16384 bytes"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))", 431, "exceed 16384 bytes"),
+    ])
+    func hostileRequests_getTheirErrorAndTheServerKeepsServing(_ request: String, status: Int, message: String) async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.status == status)
+            #expect(response.header("Connection") == "close")
+            #expect(try response.json()["error"] as? String ?? "" != "")
+            #expect((try response.json()["error"] as? String)?.contains(message) == true, "\(response.text)")
+            #expect(client.readToEnd().isEmpty)
+            #expect(try exchange(server, get("/albums/1")).status == 200)
+        }
+    }
+
+    @Test func idleConnections_areClosed() async throws {
+        try await withTestServer(StubServer.Configuration(idleTimeout: .milliseconds(100))) { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/albums/1"))
+            #expect(try client.readResponse().status == 200)
+            #expect(client.readToEnd().isEmpty, "closed without a word after the idle timeout")
+        }
+    }
+
+    @Test func slowHeaders_get408AndAreClosed() async throws {
+        try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /albums/1 HTTP/1.1\r\nHost: x\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(client.readToEnd().isEmpty)
+        }
+    }
+
+    @Test func connectionsBeyondTheLimit_get503() async throws {
+        try await withTestServer(StubServer.Configuration(maxConnections: 1)) { server, _ in
+            let first = try RawHTTPClient(port: server.port)
+            try first.send(get("/albums/1"))
+            #expect(try first.readResponse().status == 200)
+            let second = try RawHTTPClient(port: server.port)
+            let refused = try second.readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("too many open connections"))
+        }
+    }
+
+    @Test func stop_closesOpenConnectionsAndReturns() async throws {
+        let fixtures = try TestCatalog.fixtures()
+        defer { fixtures.remove() }
+        let server = try StubServer.start(fixtures: fixtures.root)
+        let idle = try RawHTTPClient(port: server.port)
+        try idle.send(get("/albums/1"))
+        #expect(try idle.readResponse().status == 200)
+        let hanging = try RawHTTPClient(port: server.port)
+        try hanging.send(get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: hang\r\n"))
+        await server.stop()
+        #expect(idle.readToEnd().isEmpty)
+        #expect(hanging.readToEnd().isEmpty)
+        #expect(throws: RawHTTPClient.ClientError.self) { try RawHTTPClient(port: server.port) }
+        await server.stop()
+    }
+
+    @Test func manyServers_runSideBySideWithoutSharedState() async throws {
+        let fixtures = try TestCatalog.fixtures()
+        defer { fixtures.remove() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await withStubServer(fixtures: fixtures.root) { server in
+                        try server.setVariant(index.isMultiple(of: 2) ? "special" : nil, forStub: "album")
+                        let response = try exchange(server, get("/albums/\(index)"))
+                        #expect(response.header("X-Stub-Variant") == (index.isMultiple(of: 2) ? "special" : "good"))
+                        #expect(server.requestCount() == 1)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import StubServer
+
+/// Variants, faults, templates and misses, as a client sees them over HTTP.
+struct ServerVariantTests {
+    private let search = "/search?term=jack+johnson&limit=5"
+
+    @Test(arguments: [
+        ("good", 200, #"{"term":"jack johnson","next":"http://127.0.0.1/search"}"#),
+        ("bad", 200, #"{"results": ["#),
+        ("nil", 200, ""),
+        ("server-error", 503, "down"),
+    ])
+    func header_choosesTheVariant(_ variant: String, status: Int, body: String) async throws {
+        try await withTestServer { server, _ in
+            let response = try exchange(server, get(search, "X-Stub-Variant: \(variant)\r\n"))
+            #expect(response.status == status)
+            #expect(response.text == body)
+            #expect(response.header("X-Stub-Variant") == variant)
+            #expect(response.header("X-Stub-Variant-Source") == "header")
+        }
+    }
+
+    @Test func template_fillsBaseURLQueryAndPathFromTheRequest() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /search?term=jack%20johnson&limit=1 HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
+            let searchAnswer = try client.readResponse()
+            #expect(searchAnswer.text == "{\"term\":\"jack johnson\",\"next\":\"http://localhost:\(server.port)/search\"}")
+            try client.send(get("/albums/%C3%A9t%C3%A9%20%F0%9F%8E%B8"))
+            #expect(try client.readResponse().text == #"{"id":"été 🎸"}"#)
+        }
+    }
+
+    @Test func perStubChoice_beatsSequenceAndServerChoice() async throws {
+        try await withTestServer { server, _ in
+            try server.setVariant("bad")
+            try server.setVariant("nil", forStub: "flaky")
+            #expect(try exchange(server, get("/flaky")).header("X-Stub-Variant") == "nil")
+            #expect(try exchange(server, get("/albums/1")).header("X-Stub-Variant") == "bad")
+            try server.setVariant(nil, forStub: "flaky")
+            let statuses = try (0..<4).map { _ in try exchange(server, get("/flaky")).status }
+            #expect(statuses == [500, 500, 200, 200])
+        }
+    }
+
+    @Test func serverWideVariantTheStubLacks_answersGoodAndSaysSo() async throws {
+        try await withTestServer { server, _ in
+            try server.setVariant("special")
+            let album = try exchange(server, get("/albums/1"))
+            #expect(album.text == "special")
+            let other = try exchange(server, get("/albums/new"))
+            #expect(other.text == "new")
+            #expect(other.header("X-Stub-Variant") == "good")
+            #expect(other.header("X-Stub-Variant-Fallback")?.contains("special is not defined") == true)
+        }
+    }
+
+    @Test func unknownVariants_areErrorsNotSilentFallbacks() async throws {
+        try await withTestServer { server, _ in
+            let response = try exchange(server, get("/albums/1", "X-Stub-Variant: slow\r\n"))
+            #expect(response.status == 400)
+            #expect(
+                try response.json()["error"] as? String
+                    == #"stub "album" has no variant "slow" (asked for by the X-Stub-Variant header); variants: good, bad, nil, special"#)
+            #expect(throws: StubServerError.unknownVariant("slow", stub: "album", available: ["good", "bad", "nil", "special"])) {
+                try server.setVariant("slow", forStub: "album")
+            }
+            #expect(throws: StubServerError.self) { try server.setVariant("x", forStub: "nope") }
+            #expect(throws: StubServerError.variantNowhere("sloww")) { try server.setVariant("sloww") }
+        }
+    }
+
+    @Test func unmatched_gets404NamingTheClosestStubsFieldByField() async throws {
+        try await withTestServer { server, _ in
+            let response = try exchange(server, get("/search?term=jack&limit=ten"))
+            #expect(response.status == 404)
+            let body = try response.json()
+            #expect(body["error"] as? String == "no stub matches GET /search?term=jack&limit=ten")
+            let closest = try #require(body["closest"] as? [[String: Any]])
+            #expect(closest.first?["stub"] as? String == "search-any")
+            let search = try #require(closest.first { $0["stub"] as? String == "search" })
+            let mismatches = try #require(search["mismatches"] as? [[String: String]])
+            #expect(
+                mismatches == [
+                    ["field": "query.limit", "expected": "matches /^[0-9]+$/", "actual": "ten"],
+                    ["field": "query.term", "expected": "\"jack johnson\"", "actual": "jack"],
+                ])
+            #expect(server.unmatchedRequests().map(\.target) == ["/search?term=jack&limit=ten"])
+        }
+    }
+
+    @Test func wrongMethod_gets405WithAllow() async throws {
+        try await withTestServer { server, _ in
+            let response = try exchange(server, "DELETE /albums/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, HEAD")
+        }
+    }
+
+    @Test func delay_holdsTheAnswerBack() async throws {
+        try await withTestServer { server, _ in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let response = try exchange(server, get(search, "X-Stub-Variant: slow\r\n"))
+            #expect(response.status == 200)
+            #expect(clock.now - start >= .milliseconds(150))
+        }
+    }
+
+    @Test func dropFault_closesWithoutAnAnswer() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get(search, "X-Stub-Variant: drop\r\n"))
+            #expect(client.readToEnd().isEmpty)
+            #expect(server.journal(JournalQuery(variant: "drop")).first?.fault == "drop")
+        }
+    }
+
+    @Test func resetFault_abortsTheConnection() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get(search, "X-Stub-Variant: reset\r\n"))
+            #expect(client.readEndsWithReset())
+        }
+    }
+
+    @Test func truncateFault_sendsLessThanItsContentLength() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get(search, "X-Stub-Variant: truncate\r\n"))
+            let bytes = String(decoding: client.readToEnd(), as: UTF8.self)
+            let parts = bytes.components(separatedBy: "\r\n\r\n")
+            let length = try #require(parts[0].components(separatedBy: "\r\n").first { $0.hasPrefix("Content-Length: ") })
+            let declared = try #require(Int(length.dropFirst(16)))
+            #expect(parts[1].utf8.count > 0)
+            #expect(parts[1].utf8.count < declared)
+        }
+    }
+
+    @Test func malformedFault_sendsSomethingThatIsNotHTTP() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get(search, "X-Stub-Variant: malformed\r\n"))
+            #expect(throws: RawHTTPClient.ClientError.self) { try client.readResponse() }
+        }
+    }
+
+    @Test func hangFault_neverAnswersButOthersAreServed() async throws {
+        try await withTestServer { server, _ in
+            let hanging = try RawHTTPClient(port: server.port, timeout: 1)
+            try hanging.send(get(search, "X-Stub-Variant: hang\r\n"))
+            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(throws: POSIXErrorCode.self) { try hanging.readResponse() }
+        }
+    }
+}
