@@ -13,7 +13,8 @@ enum ChunkedBody {
             guard !sizeField.isEmpty, sizeField.count <= 15,
                 let size = Int(String(decoding: sizeField, as: UTF8.self), radix: 16)
             else {
-                throw HTTPError(.badRequest, "malformed chunk size line: \(String(decoding: line, as: UTF8.self).debugDescription)")
+                throw HTTPError(
+                    .badRequest, "malformed chunk size line: \(String(decoding: line, as: UTF8.self).debugDescription)")
             }
             index = lineEnd.next
             if size == 0 { break }

@@ -108,7 +108,10 @@ final class Connection {
             if case .reading = phase { process(now: now) }
         case .reading:
             if requestStarted != nil {
-                fail(HTTPError(.requestTimeout, "request head not complete within \(server.configuration.headerTimeout)"), now: now)
+                fail(
+                    HTTPError(
+                        .requestTimeout, "request head not complete within \(server.configuration.headerTimeout)"),
+                    now: now)
             } else {
                 close()
             }
@@ -189,7 +192,8 @@ final class Connection {
         self.head = nil
         requestStarted = input.count > start ? now : nil
         return try HTTPRequest(
-            method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body)
+            method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body
+        )
     }
 
     private func tooLargeHead() -> HTTPError {

@@ -27,7 +27,8 @@ struct HTTPDate {
         var parts = tm()
         gmtime_r(&value, &parts)
         func pad(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return "\(days[Int(parts.tm_wday)]), \(pad(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(pad(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)) GMT"
     }
 }

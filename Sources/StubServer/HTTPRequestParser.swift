@@ -108,21 +108,26 @@ struct HTTPRequestParser {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }
             guard codings == ["chunked"] else {
-                throw HTTPError(.notImplemented, "unsupported Transfer-Encoding \(codings.joined(separator: ", ")); only chunked is supported")
+                throw HTTPError(
+                    .notImplemented,
+                    "unsupported Transfer-Encoding \(codings.joined(separator: ", ")); only chunked is supported")
             }
             return .chunked
         }
-        let values = Set(lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
-            $0.trimmingCharacters(in: .whitespaces)
-        })
+        let values = Set(
+            lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
         guard let value = values.first else { return .none }
-        guard values.count == 1, !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard values.count == 1, !value.isEmpty, value.utf8.count <= 18,
+            value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let length = Int(value)
         else {
             throw HTTPError(.badRequest, "invalid Content-Length: \(lengths.joined(separator: ", "))")
         }
         guard length <= maxBodyBytes else {
-            throw HTTPError(.contentTooLarge, "request body of \(length) bytes exceeds the limit of \(maxBodyBytes) bytes")
+            throw HTTPError(
+                .contentTooLarge, "request body of \(length) bytes exceeds the limit of \(maxBodyBytes) bytes")
         }
         return length == 0 ? .none : .length(length)
     }

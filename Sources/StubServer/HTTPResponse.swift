@@ -13,7 +13,9 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A JSON answer made from an `Encodable` value.
-    static func json(_ status: HTTPStatus, _ value: some Encodable, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    static func json(_ status: HTTPStatus, _ value: some Encodable, headers: HTTPHeaders = HTTPHeaders())
+        -> HTTPResponse
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

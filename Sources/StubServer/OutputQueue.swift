@@ -59,7 +59,10 @@ struct OutputQueue {
     ) throws -> R {
         guard let first = chunks.first else { return try body(vectors) }
         return try first.withUnsafeBytes { raw in
-            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset))
+            vectors.append(
+                iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset)
+            )
             return try withVectors(chunks.dropFirst(), offset: 0, &vectors, body)
         }
     }

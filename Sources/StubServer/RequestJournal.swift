@@ -42,7 +42,10 @@ public struct JournalQuery: Sendable, Equatable {
     /// Only requests no stub matched.
     public var unmatchedOnly: Bool
 
-    public init(stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil, unmatchedOnly: Bool = false) {
+    public init(
+        stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
+        unmatchedOnly: Bool = false
+    ) {
         self.stub = stub
         self.variant = variant
         self.method = method

@@ -7,9 +7,11 @@ extension StubCatalog {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CatalogError(root: root, problems: [
-                FixtureProblem(file: root.path, keyPath: "", message: "no such fixtures folder")
-            ])
+            throw CatalogError(
+                root: root,
+                problems: [
+                    FixtureProblem(file: root.path, keyPath: "", message: "no such fixtures folder")
+                ])
         }
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
         var stubs: [Stub] = []
@@ -24,7 +26,8 @@ extension StubCatalog {
             problems += reader.problems
         }
         if !found {
-            problems.append(FixtureProblem(file: "", keyPath: "", message: "no API folder with a stubs.json in \(root.path)"))
+            problems.append(
+                FixtureProblem(file: "", keyPath: "", message: "no API folder with a stubs.json in \(root.path)"))
         }
         problems += Self.problems(in: stubs).filter { problem in
             // A stub already reported by its file is not reported again here.
@@ -38,7 +41,8 @@ extension StubCatalog {
     /// - Throws: `CatalogError` when the file cannot be read.
     public static func singleFile(_ url: URL) throws(CatalogError) -> StubCatalog {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CatalogError(root: nil, problems: [FixtureProblem(file: url.path, keyPath: "", message: "cannot read file")])
+            throw CatalogError(
+                root: nil, problems: [FixtureProblem(file: url.path, keyPath: "", message: "cannot read file")])
         }
         let type = HTTPHeaders([("Content-Type", MIMEType.forFile(url.lastPathComponent))])
         let variants = [
@@ -57,7 +61,8 @@ extension StubCatalog {
         for (index, stub) in stubs.enumerated() {
             let path = "stubs[\(stubs[..<index].filter { $0.file == stub.file }.count)]"
             func report(_ key: String, _ message: String) {
-                problems.append(FixtureProblem(file: stub.file, keyPath: key.isEmpty ? path : "\(path).\(key)", message: message))
+                problems.append(
+                    FixtureProblem(file: stub.file, keyPath: key.isEmpty ? path : "\(path).\(key)", message: message))
             }
             if !isValidName(stub.name) {
                 report("name", "\(stub.name.debugDescription) must be letters, digits, '.', '_' or '-'")
@@ -68,7 +73,9 @@ extension StubCatalog {
             seen[stub.name] = seen[stub.name] ?? (stub.file.isEmpty ? "this catalog" : stub.file)
             let missing = ["good", "bad", "nil"].filter { stub.variants[$0] == nil }
             if !missing.isEmpty {
-                report("variants", "missing required variant\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+                report(
+                    "variants",
+                    "missing required variant\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
             }
             for (position, name) in stub.sequence.enumerated() where stub.variants[name] == nil {
                 report("sequence[\(position)]", "no variant named \(name.debugDescription)")
@@ -78,11 +85,13 @@ extension StubCatalog {
     }
 
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
-            default: false
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

@@ -72,18 +72,22 @@ public struct StubCatalog: Sendable {
         }.prefix(3).map(\.element)
     }
 
-    private static func mismatchesOfQueryAndHeaders(_ pattern: RequestPattern, _ request: HTTPRequest) -> [StubMiss.Mismatch] {
+    private static func mismatchesOfQueryAndHeaders(_ pattern: RequestPattern, _ request: HTTPRequest) -> [StubMiss
+        .Mismatch]
+    {
         var mismatches: [StubMiss.Mismatch] = []
         for (name, matcher) in pattern.query {
             let value = request.queryValue(name)
             if !matcher.accepts(value) {
-                mismatches.append(.init(field: "query.\(name)", expected: matcher.description, actual: value ?? "(absent)"))
+                mismatches.append(
+                    .init(field: "query.\(name)", expected: matcher.description, actual: value ?? "(absent)"))
             }
         }
         for (name, matcher) in pattern.headers {
             let value = request.headers[name]
             if !matcher.accepts(value) {
-                mismatches.append(.init(field: "header.\(name)", expected: matcher.description, actual: value ?? "(absent)"))
+                mismatches.append(
+                    .init(field: "header.\(name)", expected: matcher.description, actual: value ?? "(absent)"))
             }
         }
         return mismatches

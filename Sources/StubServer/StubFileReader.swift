@@ -40,7 +40,9 @@ struct StubFileReader {
     }
 
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {
-        guard let fields = object(value, at: path, known: ["name", "request", "variants", "sequence"]) else { return nil }
+        guard let fields = object(value, at: path, known: ["name", "request", "variants", "sequence"]) else {
+            return nil
+        }
         let name = string(fields["name"], at: "\(path).name", required: true)
         let request = fields["request"].flatMap { readRequest($0, at: "\(path).request") }
         if fields["request"] == nil { report("\(path).request", "missing") }
@@ -156,7 +158,9 @@ struct StubFileReader {
                     continue
                 }
                 if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding") {
-                    report("\(path).headers.\(name)", "set by the server from the body; remove it (use \"fault\" to break framing)")
+                    report(
+                        "\(path).headers.\(name)",
+                        "set by the server from the body; remove it (use \"fault\" to break framing)")
                     valid = false
                 }
                 if let text = string(headers[name], at: "\(path).headers.\(name)", required: true) {
@@ -175,7 +179,10 @@ struct StubFileReader {
         }
         if let body = string(fields["body"], at: "\(path).body") {
             variant.body = [UInt8](body.utf8)
-            variant.inferredType = body.isEmpty ? "text/plain; charset=utf-8" : Self.looksLikeJSON(body) ? "application/json" : "text/plain; charset=utf-8"
+            variant.inferredType =
+                body.isEmpty
+                ? "text/plain; charset=utf-8"
+                : Self.looksLikeJSON(body) ? "application/json" : "text/plain; charset=utf-8"
         }
         if let name = string(fields["bodyFile"], at: "\(path).bodyFile") {
             if let bytes = readBodyFile(name, at: "\(path).bodyFile") {
@@ -186,7 +193,11 @@ struct StubFileReader {
             }
         }
         if let value = fields["template"] {
-            if case .bool(let flag) = value { variant.template = flag } else { report("\(path).template", "must be true or false") }
+            if case .bool(let flag) = value {
+                variant.template = flag
+            } else {
+                report("\(path).template", "must be true or false")
+            }
         }
         if let value = fields["delayMs"] {
             variant.delayMs = integer(value, at: "\(path).delayMs", in: 0...600_000)
@@ -270,7 +281,8 @@ struct StubFileReader {
     }
 
     private mutating func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .number(let number) = value, number.rounded() == number, range.contains(Int(exactly: number) ?? -1) else {
+        guard case .number(let number) = value, number.rounded() == number, range.contains(Int(exactly: number) ?? -1)
+        else {
             report(path, "must be an integer in \(range.lowerBound)...\(range.upperBound)")
             return nil
         }

@@ -52,14 +52,22 @@ extension StubServer {
                 let fresh = try reload()
                 return .json(.ok, Health(status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path))
             } catch let error as CatalogError {
-                return .json(.unprocessableContent, ReloadFailure(error: "reload failed; still serving the previous catalog", problems: error.problems))
+                return .json(
+                    .unprocessableContent,
+                    ReloadFailure(error: "reload failed; still serving the previous catalog", problems: error.problems))
             } catch {
                 return .error(HTTPError(.conflict, "\(error)"))
             }
         default:
-            let known = Self.adminRoutes.filter { $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty }
+            let known = Self.adminRoutes.filter {
+                $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty
+            }
             let status: HTTPStatus = Self.adminRoutes.contains { $0.matches(parts) } ? .methodNotAllowed : .notFound
-            return .json(status, AdminHelp(error: "\(request.method) \(request.path) is not an admin endpoint", endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
+            return .json(
+                status,
+                AdminHelp(
+                    error: "\(request.method) \(request.path) is not an admin endpoint",
+                    endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
         }
     }
 
@@ -79,17 +87,22 @@ extension StubServer {
     /// The variant named by `?variant=`, a JSON body `{"variant": "bad"}`, or a plain-text body.
     private func variantName(in request: HTTPRequest) throws(StubServerError) -> String {
         if let name = request.queryValue("variant"), !name.isEmpty { return name }
-        if let object = try? JSONDecoder().decode([String: String].self, from: Data(request.body)), let name = object["variant"] {
+        if let object = try? JSONDecoder().decode([String: String].self, from: Data(request.body)),
+            let name = object["variant"]
+        {
             return name
         }
         let text = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, !text.hasPrefix("{") else { throw .variantNowhere("(none given: send {\"variant\": \"NAME\"})") }
+        guard !text.isEmpty, !text.hasPrefix("{") else {
+            throw .variantNowhere("(none given: send {\"variant\": \"NAME\"})")
+        }
         return text
     }
 
     private func journalQuery(_ request: HTTPRequest) -> JournalQuery {
         JournalQuery(
-            stub: request.queryValue("stub"), variant: request.queryValue("variant"), method: request.queryValue("method"),
+            stub: request.queryValue("stub"), variant: request.queryValue("variant"),
+            method: request.queryValue("method"),
             path: request.queryValue("path"), unmatchedOnly: request.queryValue("unmatched") == "true")
     }
 
@@ -99,7 +112,8 @@ extension StubServer {
                 serverVariant: state.serverVariant,
                 stubs: state.catalog.stubs.map { stub in
                     StubList.Item(
-                        name: stub.name, api: stub.api, method: stub.request.method, path: stub.request.path.description,
+                        name: stub.name, api: stub.api, method: stub.request.method,
+                        path: stub.request.path.description,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
                         choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0)
                 })

@@ -54,7 +54,8 @@ extension StubServer {
 
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
         public var line: String {
-            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }].compactMap { $0 }.joined(separator: " ")
+            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }].compactMap { $0 }.joined(
+                separator: " ")
             let tenths = Int((milliseconds * 10).rounded())
             return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
         }

@@ -21,13 +21,15 @@ extension StubServer {
             return reply(from: stub, to: request, pathParameters: pathParameters)
         case .methodNotAllowed(let allowed):
             let error = HTTPError(
-                .methodNotAllowed, "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))")
+                .methodNotAllowed,
+                "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))")
             record(request, stub: nil, variant: nil, status: 405)
             return Reply(response: .error(error, headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))])))
         case .unmatched(let closest):
             record(request, stub: nil, variant: nil, status: 404)
             let body = UnmatchedBody(
-                error: "no stub matches \(request.method) \(request.target)", method: request.method, path: request.path,
+                error: "no stub matches \(request.method) \(request.target)", method: request.method,
+                path: request.path,
                 query: request.query, closest: closest)
             return Reply(response: .json(.notFound, body))
         }
@@ -50,7 +52,8 @@ extension StubServer {
                 case .missing: nil
                 }
             state.journal.record(
-                request, stub: stub.name, variant: name, status: variant.map { $0.fault == nil ? $0.status : nil } ?? 400,
+                request, stub: stub.name, variant: name,
+                status: variant.map { $0.fault == nil ? $0.status : nil } ?? 400,
                 fault: variant?.fault?.rawValue)
             return (choice, variant)
         }
@@ -67,13 +70,15 @@ extension StubServer {
         case .fallback(let name):
             headers.add("X-Stub-Variant", "good")
             headers.add("X-Stub-Variant-Source", "fallback")
-            headers.add("X-Stub-Variant-Fallback", "server-wide variant \(name) is not defined for this stub; answered good")
+            headers.add(
+                "X-Stub-Variant-Fallback", "server-wide variant \(name) is not defined for this stub; answered good")
         }
         guard let variant else { return Reply(response: HTTPResponse(status: .internalServerError)) }
         for (name, value) in variant.headers { headers.add(name, value) }
         var body = variant.body
         if variant.template {
-            body = Template.render(body, baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
+            body = Template.render(
+                body, baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
         }
         return Reply(
             response: HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body), stub: stub.name,

@@ -28,7 +28,8 @@ public final class StubServer: Sendable {
 
     /// Starts serving `catalog`.
     /// - Throws: `SocketError` when the address cannot be bound.
-    public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer {
+    public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer
+    {
         let server = try StubServer(catalog: catalog, configuration: configuration)
         server.startLoop()
         return server

@@ -3,7 +3,9 @@ import Foundation
 /// Fills `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` placeholders in a body.
 enum Template {
     /// The body with every known placeholder replaced; unknown placeholders stay as written.
-    static func render(_ body: [UInt8], baseURL: String, request: HTTPRequest, pathParameters: [String: String]) -> [UInt8] {
+    static func render(_ body: [UInt8], baseURL: String, request: HTTPRequest, pathParameters: [String: String])
+        -> [UInt8]
+    {
         let text = String(decoding: body, as: UTF8.self)
         var output = ""
         output.reserveCapacity(text.utf8.count)

@@ -53,7 +53,11 @@ struct WakePipe: Sendable {
 }
 
 #if canImport(Glibc)
-    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, bytes, count) }
+    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        Glibc.write(fd, bytes, count)
+    }
 #elseif canImport(Darwin)
-    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, bytes, count) }
+    private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        Darwin.write(fd, bytes, count)
+    }
 #endif

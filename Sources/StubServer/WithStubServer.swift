@@ -40,7 +40,8 @@ extension StubCatalog {
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 return candidate
             }
             directory.deleteLastPathComponent()

@@ -34,7 +34,8 @@ enum StubServerTool {
             return 0
         } catch {
             for problem in error.problems { Output.line(problem.description) }
-            Output.error("stub-server: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(folder)")
+            Output.error(
+                "stub-server: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(folder)")
             return 1
         }
     }
@@ -43,13 +44,17 @@ enum StubServerTool {
     static func load(_ folder: String) -> StubCatalog? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Output.error("stub-server: fixtures folder '\(folder)' does not exist (run from the package root, or pass --fixtures DIR)")
+            Output.error(
+                "stub-server: fixtures folder '\(folder)' does not exist (run from the package root, or pass --fixtures DIR)"
+            )
             return nil
         }
         do {
             return try StubCatalog.load(from: URL(fileURLWithPath: folder))
         } catch {
-            Output.error("stub-server: cannot load fixtures from \(folder):\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
+            Output.error(
+                "stub-server: cannot load fixtures from \(folder):\n"
+                    + error.problems.map { "  \($0)" }.joined(separator: "\n"))
             return nil
         }
     }

@@ -6,7 +6,8 @@ import Testing
 /// The admin API under `/__stub/`, driven over HTTP as a developer's tools would.
 struct AdminAPITests {
     private func send(_ server: StubServer, _ method: String, _ path: String, body: String = "") throws -> RawResponse {
-        try exchange(server, "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try exchange(
+            server, "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
     }
 
     @Test func health_reportsTheCatalog() async throws {
@@ -53,7 +54,9 @@ struct AdminAPITests {
         try await withTestServer { server, _ in
             let unknownStub = try send(server, "PUT", "/__stub/stubs/nope/variant", body: "bad")
             #expect(unknownStub.status == 404)
-            #expect((try unknownStub.json()["error"] as? String)?.hasPrefix(#"no stub named "nope"; stubs: search, "#) == true)
+            #expect(
+                (try unknownStub.json()["error"] as? String)?.hasPrefix(#"no stub named "nope"; stubs: search, "#)
+                    == true)
             let unknownVariant = try send(server, "PUT", "/__stub/stubs/album/variant", body: "slow")
             #expect(unknownVariant.status == 400)
             let nowhere = try send(server, "PUT", "/__stub/variant", body: "nothing-has-this")
@@ -98,16 +101,25 @@ struct AdminAPITests {
 
     @Test func reload_readsTheFolderAgainAndKeepsServingOnFailure() async throws {
         try await withTestServer { server, fixtures in
-            try fixtures.write("extra/stubs.json", #"{"stubs": [{"name": "extra", "request": {"path": "/extra"}, "variants": {"good": {"body": "hi"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#)
+            try fixtures.write(
+                "extra/stubs.json",
+                #"{"stubs": [{"name": "extra", "request": {"path": "/extra"}, "variants": {"good": {"body": "hi"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+            )
             let reloaded = try send(server, "POST", "/__stub/reload")
             #expect(reloaded.status == 200)
             #expect(try reloaded.json()["stubs"] as? Int == 7)
             #expect(try exchange(server, get("/extra")).text == "hi")
-            try fixtures.write("extra/stubs.json", #"{"stubs": [{"name": "extra", "request": {"path": "/extra"}, "variants": {"good": {"bodyFile": "gone.json"}}}]}"#)
+            try fixtures.write(
+                "extra/stubs.json",
+                #"{"stubs": [{"name": "extra", "request": {"path": "/extra"}, "variants": {"good": {"bodyFile": "gone.json"}}}]}"#
+            )
             let failed = try send(server, "POST", "/__stub/reload")
             #expect(failed.status == 422)
             let problems = try #require(try failed.json()["problems"] as? [[String: String]])
-            #expect(problems.contains { $0["keyPath"] == "stubs[0].variants.good.bodyFile" && $0["message"] == "no such file gone.json" })
+            #expect(
+                problems.contains {
+                    $0["keyPath"] == "stubs[0].variants.good.bodyFile" && $0["message"] == "no such file gone.json"
+                })
             #expect(try exchange(server, get("/extra")).text == "hi", "the previous catalog still answers")
         }
     }

@@ -37,7 +37,10 @@ struct HTTPRequestParserTests {
         ("GET / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n", 400, "header line without a colon"),
         ("GET / HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n", 400, "invalid header name"),
         ("GET / HTTP/1.1\r\nHost: x\r\nX: a\u{01}b\r\n\r\n", 400, "control character"),
-        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "both Transfer-Encoding"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
+            "both Transfer-Encoding"
+        ),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400, "invalid Content-Length"),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "invalid Content-Length"),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n", 413, "exceeds the limit of 100 bytes"),
@@ -56,14 +59,16 @@ struct HTTPRequestParserTests {
         #expect(try head("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n").framing == .length(5))
         #expect(try head("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 5\r\n\r\n").framing == .length(5))
         #expect(try head("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n").framing == .chunked)
-        #expect(try head("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\n").expectsContinue)
+        #expect(
+            try head("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\n").expectsContinue)
     }
 
-    @Test(arguments: [
-        ("GET / HTTP/1.1\r\nHost: x\r\n\r\nrest", 27),
-        ("GET / HTTP/1.1\nHost: x\n\nrest", 24),
-        ("GET / HTTP/1.1\r\nHost: x\r\n", nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("GET / HTTP/1.1\r\nHost: x\r\n\r\nrest", 27),
+            ("GET / HTTP/1.1\nHost: x\n\nrest", 24),
+            ("GET / HTTP/1.1\r\nHost: x\r\n", nil),
+        ] as [(String, Int?)])
     func headEnd_findsTheBlankLine(_ text: String, end: Int?) {
         #expect(parser.headEnd(in: Array(text.utf8), from: 0) == end)
     }

@@ -22,10 +22,11 @@ struct HTTPRequestTests {
         #expect(throws: HTTPError.self) { try HTTPRequest(method: "GET", target: target) }
     }
 
-    @Test(arguments: [
-        (1, nil, true), (1, "close", false), (1, "Keep-Alive, Close", false),
-        (0, nil, false), (0, "keep-alive", true),
-    ] as [(Int, String?, Bool)])
+    @Test(
+        arguments: [
+            (1, nil, true), (1, "close", false), (1, "Keep-Alive, Close", false),
+            (0, nil, false), (0, "keep-alive", true),
+        ] as [(Int, String?, Bool)])
     func keepAlive_followsVersionAndConnectionHeader(_ minor: Int, connection: String?, expected: Bool) throws {
         let headers = HTTPHeaders(connection.map { [("Connection", $0)] } ?? [])
         let request = try HTTPRequest(method: "GET", target: "/", minorVersion: minor, headers: headers)

@@ -47,7 +47,8 @@ struct ServerHTTPTests {
             let client = try RawHTTPClient(port: server.port)
             // The first is delayed, so later answers are ready first and must still wait their turn.
             try client.send(
-                get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: slow\r\n") + get("/albums/2") + get("/albums/new")
+                get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: slow\r\n") + get("/albums/2")
+                    + get("/albums/new")
                     + get("/nowhere"))
             let answers = try (0..<4).map { _ in try client.readResponse() }
             #expect(answers.map { $0.header("X-Stub-Name") } == ["search", "album", "album-new", nil])
@@ -58,7 +59,9 @@ struct ServerHTTPTests {
     @Test func bodies_arriveByContentLengthAndChunked() async throws {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
-            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
+            try client.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}"
+            )
             #expect(try client.readResponse().status == 201)
             try client.send(
                 "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -73,7 +76,8 @@ struct ServerHTTPTests {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
             try client.send(
-                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
+            )
             #expect(try client.readResponse().statusLine == "HTTP/1.1 100 Continue")
             try client.send("{}")
             #expect(try client.readResponse().status == 201)
@@ -97,10 +101,15 @@ struct ServerHTTPTests {
         ("GET / HTTP/3.0\r\nHost: x\r\n\r\n", 505, "HTTP/3.0 is not supported"),
         ("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid percent-encoding"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413, "exceeds the limit"),
-        ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n", 431, "exceed 16384 bytes"),
+        (
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n", 431,
+            "exceed 16384 bytes"
+        ),
         ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))", 431, "exceed 16384 bytes"),
     ])
-    func hostileRequests_getTheirErrorAndTheServerKeepsServing(_ request: String, status: Int, message: String) async throws {
+    func hostileRequests_getTheirErrorAndTheServerKeepsServing(_ request: String, status: Int, message: String)
+        async throws
+    {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
             try client.send(request)

@@ -135,7 +135,10 @@ struct StubCatalogLoadingTests {
         defer { fixtures.remove() }
         try FileManager.default.createSymbolicLink(
             atPath: fixtures.root.appendingPathComponent("api/link.json").path, withDestinationPath: "/etc/hostname")
-        #expect(fixtures.problems() == ["api/stubs.json: stubs[0].variants.good.bodyFile: link.json is outside the fixtures folder"])
+        #expect(
+            fixtures.problems() == [
+                "api/stubs.json: stubs[0].variants.good.bodyFile: link.json is outside the fixtures folder"
+            ])
     }
 
     @Test func load_reportsAMissingFolderAndAnEmptyOne() throws {

@@ -7,7 +7,10 @@ struct StubMatchingTests {
         ["good": StubVariant(), "bad": StubVariant(), "nil": StubVariant()]
     }
 
-    private static func stub(_ name: String, _ path: String, method: String = "GET", query: [(String, ValueMatcher)] = [], headers: [(String, ValueMatcher)] = []) -> Stub {
+    private static func stub(
+        _ name: String, _ path: String, method: String = "GET", query: [(String, ValueMatcher)] = [],
+        headers: [(String, ValueMatcher)] = []
+    ) -> Stub {
         Stub(
             name: name,
             request: RequestPattern(
@@ -34,7 +37,8 @@ struct StubMatchingTests {
     }
 
     private func matchedName(_ method: String, _ target: String, headers: [(String, String)] = []) throws -> String? {
-        let request = try HTTPRequest(method: method, target: target, headers: HTTPHeaders(headers.map { ($0.0, $0.1) }))
+        let request = try HTTPRequest(
+            method: method, target: target, headers: HTTPHeaders(headers.map { ($0.0, $0.1) }))
         if case .matched(let stub, _) = catalog.match(request) { return stub.name }
         return nil
     }
@@ -57,7 +61,8 @@ struct StubMatchingTests {
     }
 
     @Test func match_capturesPathParameters() throws {
-        guard case .matched(_, let parameters) = catalog.match(try HTTPRequest(method: "GET", target: "/albums/a%20b")) else {
+        guard case .matched(_, let parameters) = catalog.match(try HTTPRequest(method: "GET", target: "/albums/a%20b"))
+        else {
             Issue.record("no match")
             return
         }
@@ -77,7 +82,8 @@ struct StubMatchingTests {
             return
         }
         #expect(allowed == ["POST"])
-        guard case .methodNotAllowed(let getAllowed) = catalog.match(try HTTPRequest(method: "PUT", target: "/tie")) else {
+        guard case .methodNotAllowed(let getAllowed) = catalog.match(try HTTPRequest(method: "PUT", target: "/tie"))
+        else {
             Issue.record("expected 405")
             return
         }
@@ -107,7 +113,8 @@ struct StubMatchingTests {
     }
 
     @Test func init_rejectsStubsWithoutRequiredVariants() {
-        let incomplete = Stub(name: "x", request: RequestPattern(path: PathPattern("/x")), variants: ["good": StubVariant()])
+        let incomplete = Stub(
+            name: "x", request: RequestPattern(path: PathPattern("/x")), variants: ["good": StubVariant()])
         #expect {
             try StubCatalog(stubs: [incomplete])
         } throws: { error in

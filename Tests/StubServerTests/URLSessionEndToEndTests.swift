@@ -71,7 +71,9 @@ struct URLSessionEndToEndTests {
             #expect(posted.output == "201")
             let head = try Self.curl(["-sS", "-I", "\(server.baseURL)/albums/1"])
             #expect(head.output.contains("Content-Length: 10"))
-            #expect(server.journal(JournalQuery(stub: "upload")).first?.body.count == 3010, "curl sent Expect: 100-continue and the body")
+            #expect(
+                server.journal(JournalQuery(stub: "upload")).first?.body.count == 3010,
+                "curl sent Expect: 100-continue and the body")
         }
     }
 

@@ -40,7 +40,9 @@ struct VariantChoiceTests {
 
     @Test func choice_namesAMissingVariantInsteadOfFallingBack() throws {
         var state = try state()
-        #expect(state.chooseVariant(for: Self.plain, requested: "slow") == .missing("slow", source: "the X-Stub-Variant header"))
+        #expect(
+            state.chooseVariant(for: Self.plain, requested: "slow")
+                == .missing("slow", source: "the X-Stub-Variant header"))
         state.stubVariants["p"] = "gone"
         #expect(state.chooseVariant(for: Self.plain, requested: nil) == .missing("gone", source: "the per-stub choice"))
     }
@@ -48,7 +50,9 @@ struct VariantChoiceTests {
     @Test func journal_keepsTheMostRecentEntriesInOrder() throws {
         var journal = RequestJournal(capacity: 3)
         for index in 1...5 {
-            journal.record(try HTTPRequest(method: "GET", target: "/\(index)"), stub: "s", variant: "good", status: 200, fault: nil)
+            journal.record(
+                try HTTPRequest(method: "GET", target: "/\(index)"), stub: "s", variant: "good", status: 200, fault: nil
+            )
         }
         #expect(journal.entries(matching: JournalQuery()).map(\.path) == ["/3", "/4", "/5"])
         #expect(journal.entries(matching: JournalQuery()).map(\.id) == [3, 4, 5])

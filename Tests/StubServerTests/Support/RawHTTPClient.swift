@@ -13,7 +13,7 @@ final class RawHTTPClient {
 
     /// Connects to `127.0.0.1:port`; every read gives up after `timeout` seconds.
     init(port: Int, timeout: Int = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
+        fd = socket(AF_INET, Int32(streamType), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -39,6 +39,8 @@ final class RawHTTPClient {
         case connectFailed(Int32)
         case closedEarly(received: String)
         case malformed(String)
+        /// A failed read, with its `errno`, such as `ECONNRESET` or `EAGAIN` after the read timeout.
+        case readFailed(Int32)
     }
 
     func send(_ text: String) throws {
@@ -48,7 +50,7 @@ final class RawHTTPClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc_send(fd, $0.baseAddress, $0.count) }
+            let count = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { throw ClientError.closedEarly(received: "send failed: errno \(errno)") }
             offset += count
         }
@@ -61,7 +63,9 @@ final class RawHTTPClient {
                 let text = String(decoding: buffer[..<end], as: UTF8.self)
                 var response = try RawResponse(head: text)
                 buffer.removeFirst(end)
-                let length = head || response.status < 200 || response.status == 204 ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
+                let length =
+                    head || response.status < 200 || response.status == 204
+                    ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
                 while buffer.count < length {
                     guard try fill() else {
                         throw ClientError.closedEarly(received: "\(buffer.count) of \(length) body bytes")
@@ -89,7 +93,7 @@ final class RawHTTPClient {
         while true {
             do {
                 guard try fill() else { return false }
-            } catch let error as POSIXErrorCode where error == .ECONNRESET {
+            } catch ClientError.readFailed(ECONNRESET) {
                 return true
             } catch {
                 return false
@@ -101,7 +105,7 @@ final class RawHTTPClient {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count < 0 {
-            throw POSIXErrorCode(rawValue: errno) ?? .EIO
+            throw ClientError.readFailed(errno)
         }
         buffer += chunk[..<count]
         return count > 0
@@ -117,8 +121,6 @@ final class RawHTTPClient {
     }
 }
 
-extension POSIXErrorCode: @retroactive Error {}
-
 /// A response as read off the wire.
 struct RawResponse {
     var statusLine: String
@@ -128,7 +130,8 @@ struct RawResponse {
 
     init(head: String) throws {
         let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let status = Int(first.dropFirst(9).prefix(3)) else {
+        guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let status = Int(first.dropFirst(9).prefix(3))
+        else {
             throw RawHTTPClient.ClientError.malformed(head)
         }
         statusLine = first
@@ -152,13 +155,13 @@ struct RawResponse {
 }
 
 #if canImport(Glibc)
-    private let SOCK_STREAM_VALUE = SOCK_STREAM.rawValue
-    private func Glibc_send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    private let streamType = SOCK_STREAM.rawValue
+    private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL))
     }
 #elseif canImport(Darwin)
-    private let SOCK_STREAM_VALUE = SOCK_STREAM
-    private func Glibc_send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    private let streamType = SOCK_STREAM
+    private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         Darwin.send(fd, bytes, count, 0)
     }
 #endif

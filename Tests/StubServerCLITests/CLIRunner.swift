@@ -1,0 +1,95 @@
+import Foundation
+
+/// Runs the built `stub-server` binary and captures what it prints.
+struct CLIRunner {
+    /// The built `stub-server`, found beside the test bundle.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("stub-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: "stub-server-not-built")
+    }()
+
+    /// The package root, where `MockData/` lives.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `stub-server ARGUMENTS` from the package root to completion.
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // stderr stays far below a pipe's buffer, so reading stdout first cannot block the tool.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A running `stub-server serve`, read line by line.
+final class RunningServer {
+    let process = Process()
+    private let output: FileHandle
+    private let errors: Pipe
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = CLIRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = CLIRunner.packageRoot
+        let out = Pipe()
+        errors = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        output = out.fileHandleForReading
+        try process.run()
+    }
+
+    /// The next line on stdout, or nil once the process closed it.
+    func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = output.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Lines until one contains `text`; nil if stdout ends first.
+    func line(containing text: String) -> String? {
+        while let line = nextLine() {
+            if line.contains(text) { return line }
+        }
+        return nil
+    }
+
+    /// Sends `signal` and waits for the exit; returns the exit status and stderr.
+    func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
+        kill(process.processIdentifier, signal)
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+}

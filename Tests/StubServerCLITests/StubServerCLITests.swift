@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `stub-server` binary: commands, exit codes, and what it prints.
+struct StubServerCLITests {
+    @Test(arguments: [
+        ["--help"], ["help"], ["serve", "--help"], ["validate", "--help"], ["routes", "-h"], ["help", "routes"],
+    ])
+    func help_printsUsageAndExits0(_ arguments: [String]) throws {
+        let result = try CLIRunner.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Usage: stub-server"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--nope"], "stub-server: unknown option '--nope'"),
+        (["serve", "--port"], "stub-server: --port needs a value"),
+        (["serve", "--port", "99999"], "stub-server: --port must be a number from 0 to 65535, not '99999'"),
+        (["launch"], "stub-server: unknown command 'launch'"),
+        (["validate"], "stub-server: validate takes one fixtures folder"),
+        (["routes", "a", "b"], "stub-server: routes takes one fixtures folder"),
+        (["validate", "--strict", "MockData"], "stub-server: unknown option '--strict'"),
+    ])
+    func badUsage_exits64WithUsageOnStderr(_ arguments: [String], message: String) throws {
+        let result = try CLIRunner.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix(message + "\n\nUsage: stub-server"))
+    }
+
+    @Test func validate_passesMockData() throws {
+        let result = try CLIRunner.run(["validate", "MockData"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("MockData: "))
+        #expect(result.stdout.hasSuffix(" stubs, no problems\n"))
+    }
+
+    @Test func validate_listsEveryProblemAndExits1() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("albums"), withIntermediateDirectories: true)
+        let stubs =
+            #"{"stubs": [{"name": "top", "request": {"path": "/top"}, "variants": {"good": {"body": "x"}, "bad": {"bodyFile": "top.bad.json"}, "nil": {"delayMs": -1}}}]}"#
+        try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+        let result = try CLIRunner.run(["validate", folder.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout == """
+                albums/stubs.json: stubs[0].variants.bad.bodyFile: no such file top.bad.json
+                albums/stubs.json: stubs[0].variants.nil.delayMs: must be an integer in 0...600000
+
+                """)
+        #expect(result.stderr == "stub-server: 2 problems in \(folder.path)\n")
+    }
+
+    @Test func missingFolder_exits1WithAClearMessage() throws {
+        for arguments in [["routes", "NoSuchFolder"], ["serve", "--fixtures", "NoSuchFolder", "--port", "0"]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("stub-server: fixtures folder 'NoSuchFolder' does not exist"))
+        }
+    }
+
+    @Test func routes_printsTheRouteTable() throws {
+        let result = try CLIRunner.run(["routes", "MockData"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("METHOD  ROUTE") == true)
+        #expect(
+            lines.contains {
+                $0.contains("/api/v1/us/apple-music/top-albums/all/{limit}/explicit.json")
+                    && $0.contains("good* bad nil")
+            })
+    }
+
+    @Test func serve_printsItsAddressServesLogsAndStopsOnSignal() async throws {
+        let server = try RunningServer(["--port", "0", "--variant", "bad"])
+        let first = try #require(server.nextLine())
+        let prefix = "Serving "
+        #expect(first.hasPrefix(prefix) && first.contains(" stubs from MockData at http://127.0.0.1:"))
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        #expect(address.port != 8080 && address.port != 0)
+        #expect(server.nextLine()?.hasPrefix("METHOD") == true)
+        let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant") == "bad")
+        #expect(!data.isEmpty)
+        let log = server.line(containing: "GET /api/")
+        #expect(
+            log?.hasPrefix("GET /api/v1/us/apple-music/top-albums/all/100/explicit.json top-albums bad 200 ") == true)
+        #expect(log?.hasSuffix("ms") == true)
+        let (status, stderr) = server.stop(SIGINT)
+        #expect(status == 0)
+        #expect(stderr == "stub-server: stopped on SIGINT\n")
+    }
+
+    @Test func serveFile_answersEveryGetWithTheFile() async throws {
+        let file = CLIRunner.packageRoot.appendingPathComponent("MockData/albums/artwork.png")
+        let server = try RunningServer(["serve", "--file", file.path, "--port", "0"])
+        let first = try #require(server.nextLine())
+        #expect(first.hasPrefix("Serving 1 stubs from \(file.path) at http://127.0.0.1:"))
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(
+            from: address.appendingPathComponent("any/path"))
+        #expect((response as? HTTPURLResponse)?.mimeType == "image/png")
+        #expect(data == FileManager.default.contents(atPath: file.path))
+        #expect(server.stop().status == 0)
+    }
+
+    @Test func serve_onABusyPortExits1() throws {
+        let holder = try RunningServer(["--port", "0"])
+        let first = try #require(holder.nextLine())
+        let port = try #require(first.components(separatedBy: ":").last)
+        let result = try CLIRunner.run(["--port", port])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "cannot listen on 127.0.0.1:\(port): bind 127.0.0.1:\(port) failed: Address already in use"))
+        #expect(holder.stop().status == 0)
+    }
+}

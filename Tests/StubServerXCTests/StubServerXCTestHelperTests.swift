@@ -1,0 +1,84 @@
+import Foundation
+import StubServer
+import StubServerXCTest
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The XCTest helper, and the server end to end through URLSession, as XCTest users write it.
+final class StubServerXCTestHelperTests: XCTestCase {
+    private var mockData: URL {
+        get throws { try XCTUnwrap(StubCatalog.findFolder()) }
+    }
+
+    private func albumsURL(_ server: StubServer) -> URL {
+        server.baseURL.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
+    }
+
+    private func session() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        return URLSession(configuration: configuration)
+    }
+
+    func testStartStubServer_servesOnAnEphemeralLoopbackPort() async throws {
+        let server = try startStubServer(fixtures: mockData)
+        XCTAssertEqual(server.baseURL.host, "127.0.0.1")
+        XCTAssertNotEqual(server.port, 0)
+        let (data, response) = try await session().data(from: albumsURL(server))
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        XCTAssertEqual(http.statusCode, 200)
+        XCTAssertEqual(http.value(forHTTPHeaderField: "X-Stub-Name"), "top-albums")
+        let feed = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertNotNil(feed["feed"])
+    }
+
+    func testStartStubServer_perStubVariantsReachURLSession() async throws {
+        let server = try startStubServer(fixtures: mockData)
+        for (variant, status) in [("server-error", 503), ("nil", 200), ("good", 200)] {
+            try server.setVariant(variant, forStub: "top-albums")
+            let (data, response) = try await session().data(from: albumsURL(server))
+            XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, status, variant)
+            XCTAssertEqual(variant == "nil", data.isEmpty, variant)
+        }
+        XCTAssertEqual(
+            server.journal(JournalQuery(stub: "top-albums")).compactMap(\.variant), ["server-error", "nil", "good"])
+    }
+
+    /// A port whose server must no longer answer in `tearDown`, which XCTest runs after the teardown blocks.
+    private var portStoppedByTeardown: Int?
+
+    func testStartStubServer_isStoppedAtTeardown() throws {
+        let server = try startStubServer(fixtures: mockData)
+        portStoppedByTeardown = server.port
+    }
+
+    override func tearDown() async throws {
+        if let port = portStoppedByTeardown {
+            let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/__stub/health"))
+            do {
+                _ = try await session().data(from: url)
+                XCTFail("the server still answers after its teardown block")
+            } catch {
+                XCTAssertEqual((error as? URLError)?.code, .cannotConnectToHost)
+            }
+        }
+        try await super.tearDown()
+    }
+
+    func testStartStubServer_reportsInvalidFixtures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xctest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("api"), withIntermediateDirectories: true)
+        try Data(#"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {}}}]}"#.utf8)
+            .write(to: folder.appendingPathComponent("api/stubs.json"))
+        XCTAssertThrowsError(try startStubServer(fixtures: folder)) { error in
+            XCTAssertEqual(
+                (error as? CatalogError)?.problems.map(\.description),
+                ["api/stubs.json: stubs[0].variants: missing required variants bad, nil"])
+        }
+    }
+}
