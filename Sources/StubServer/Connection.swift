@@ -108,10 +108,8 @@ final class Connection {
             if case .reading = phase { process(now: now) }
         case .reading:
             if requestStarted != nil {
-                fail(
-                    HTTPError(
-                        .requestTimeout, "request head not complete within \(server.configuration.headerTimeout)"),
-                    now: now)
+                let limit = server.configuration.headerTimeout
+                fail(HTTPError(.requestTimeout, "request not complete within \(limit) of its first byte"), now: now)
             } else {
                 close()
             }
@@ -210,10 +208,11 @@ final class Connection {
             if request.method != "HEAD" { output.append(response.body) }
             if !keepAlive { phase = .closingAfterFlush }
         case .drop:
-            close()
+            // Answers queued for earlier pipelined requests still go out first.
+            phase = .closingAfterFlush
         case .reset:
             socket.setResetOnClose()
-            close()
+            phase = .closingAfterFlush
         case .truncate:
             let bytes = response.serialized(date: date.now(), keepAlive: false)
             output.append(Array(bytes.prefix(bytes.count - max(1, response.body.count - response.body.count / 2))))
@@ -244,6 +243,7 @@ final class Connection {
     // MARK: Bytes
 
     private func flush() {
+        guard !isClosed else { return }
         do {
             try output.flush(to: socket)
         } catch {

@@ -13,7 +13,7 @@ extension StubServer {
         public var maxBodyBytes: Int
         /// How long a keep-alive connection may wait for its next request before it is closed.
         public var idleTimeout: Duration
-        /// How long a client may take to send a request's head once it started; then 408 and close.
+        /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
         public var headerTimeout: Duration
         /// Most open connections; more are answered 503 and closed.
         public var maxConnections: Int

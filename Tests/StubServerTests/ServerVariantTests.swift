@@ -125,6 +125,15 @@ struct ServerVariantTests {
         }
     }
 
+    @Test func dropFault_stillDeliversAnswersToEarlierPipelinedRequests() async throws {
+        try await withTestServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/albums/1") + get(search, "X-Stub-Variant: drop\r\n") + get("/albums/3"))
+            #expect(try client.readResponse().text == #"{"id":"1"}"#)
+            #expect(client.readToEnd().isEmpty)
+        }
+    }
+
     @Test func resetFault_abortsTheConnection() async throws {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
