@@ -17,9 +17,6 @@
         Glibc.accept(fd, address, length)
     }
     func posixShutdown(_ fd: Int32, _ how: Int32) -> Int32 { Glibc.shutdown(fd, how) }
-    func posixSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
-        Glibc.send(fd, bytes, count, flags)
-    }
     /// `sendmsg` rather than `writev`, for `MSG_NOSIGNAL`.
     func posixWritev(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
         var message = msghdr()
@@ -49,9 +46,6 @@
         Darwin.accept(fd, address, length)
     }
     func posixShutdown(_ fd: Int32, _ how: Int32) -> Int32 { Darwin.shutdown(fd, how) }
-    func posixSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
-        Darwin.send(fd, bytes, count, flags)
-    }
     func posixWritev(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
         Darwin.writev(fd, vectors, count)
     }

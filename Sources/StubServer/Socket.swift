@@ -94,18 +94,6 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Writes what the socket takes now from `bytes`.
-    /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
-    /// - Throws: `SocketError` when the connection failed.
-    func send(_ bytes: UnsafeRawBufferPointer) throws -> Int {
-        while true {
-            let count = posixSend(fd, bytes.baseAddress, bytes.count, Socket.sendFlags)
-            if count >= 0 { return count }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
-            if errno != EINTR { throw SocketError("send") }
-        }
-    }
-
     /// Writes what the socket takes now from the buffers, in order, with one system call.
     /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
     /// - Throws: `SocketError` when the connection failed.
