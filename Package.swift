@@ -15,12 +15,45 @@ let package = Package(
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport"]),
+        .library(name: "ImageCache", targets: ["ImageCache"]),
+        .library(name: "AlbumsFeature", targets: ["AlbumsFeature"]),
     ],
     targets: [
         .target(name: "StubServer", swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(name: "Networking", swiftSettings: settings),
+        .target(name: "NetworkingTestSupport", dependencies: ["Networking"], swiftSettings: settings),
+        .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
+        .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
+        .testTarget(
+            name: "NetworkingTests",
+            dependencies: ["Networking", "NetworkingTestSupport", "StubServer"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ImageCacheTests",
+            dependencies: ["ImageCache", "NetworkingTestSupport", "StubServer"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "AlbumsFeatureTests",
+            dependencies: ["AlbumsFeature", "NetworkingTestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["AlbumsFeature", "ImageCache", "Networking", "StubServer"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "EndToEndXCTests",
+            dependencies: ["AlbumsFeature", "Networking", "StubServer", "StubServerXCTest"],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "StubServerXCTests",
             dependencies: ["StubServer", "StubServerXCTest"],

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `HTTPClient` that goes over the network, through `URLSession`.
+public struct URLSessionHTTPClient: HTTPClient {
+    private let session: URLSession
+
+    /// - Parameter session: the session to use; by default an ephemeral one (no cookies, no URL cache).
+    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.session = session
+    }
+
+    public func send(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        if let timeout = request.timeout {
+            urlRequest.timeoutInterval = timeout
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            try Task.checkCancellation()
+            (data, response) = try await session.data(for: urlRequest)
+        } catch {
+            throw Self.apiError(for: error)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw .transport("not an HTTP response from \(request.url)")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// Maps what `URLSession` throws to an `APIError`.
+    static func apiError(for error: any Error) -> APIError {
+        if error is CancellationError { return .cancelled }
+        guard let urlError = error as? URLError else { return .transport("\(error)") }
+        switch urlError.code {
+        case .timedOut: return .timeout
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff: return .offline
+        case .cancelled: return .cancelled
+        case .badURL, .unsupportedURL: return .invalidURL(urlError.failingURL?.absoluteString ?? "")
+        default: return .transport(urlError.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Networking
+import Synchronization
+
+/// An `HTTPClient` for unit tests: answers from a handler the test sets, records every request, and fails loudly
+/// (with `APIError.transport` naming the request) when the test set no handler.
+public final class FakeHTTPClient: HTTPClient {
+    public typealias Handler = @Sendable (HTTPRequest) async throws(APIError) -> HTTPResponse
+
+    private let state = Mutex<(handler: Handler?, requests: [HTTPRequest])>((nil, []))
+
+    public init(_ handler: Handler? = nil) {
+        state.withLock { $0.handler = handler }
+    }
+
+    /// Answers every request with `status` and `body`.
+    public convenience init(status: Int, body: Data, headers: [String: String] = [:]) {
+        self.init { _ throws(APIError) in HTTPResponse(status: status, headers: headers, body: body) }
+    }
+
+    /// Fails every request with `error`.
+    public convenience init(failing error: APIError) {
+        self.init { _ throws(APIError) in throw error }
+    }
+
+    /// Replaces the handler.
+    public func respond(with handler: @escaping Handler) {
+        state.withLock { $0.handler = handler }
+    }
+
+    /// The requests sent so far, oldest first.
+    public var requests: [HTTPRequest] {
+        state.withLock { $0.requests }
+    }
+
+    public func send(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        let handler = state.withLock { state in
+            state.requests.append(request)
+            return state.handler
+        }
+        guard let handler else {
+            throw .transport("FakeHTTPClient has no handler for \(request.method) \(request.url): set one in the test")
+        }
+        return try await handler(request)
+    }
+}
