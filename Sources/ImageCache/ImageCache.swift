@@ -22,7 +22,9 @@ public actor ImageCache {
 
     /// The default disk location: `ImageCache` in the user's caches directory.
     public static var defaultDirectory: URL {
-        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
         return caches.appendingPathComponent("CatalogKit/ImageCache", isDirectory: true)
     }
 
@@ -31,7 +33,10 @@ public actor ImageCache {
     ///   - directory: where the disk cache lives; nil for memory only.
     ///   - memoryLimit: the most bytes kept in memory.
     ///   - countLimit: the most images kept in memory.
-    public init(client: any HTTPClient, directory: URL? = ImageCache.defaultDirectory, memoryLimit: Int = 50 << 20, countLimit: Int = 500) {
+    public init(
+        client: any HTTPClient, directory: URL? = ImageCache.defaultDirectory, memoryLimit: Int = 50 << 20,
+        countLimit: Int = 500
+    ) {
         self.client = client
         disk = directory.map(DiskImageStore.init)
         memory = LRUCache(costLimit: memoryLimit, countLimit: countLimit)
@@ -72,7 +77,9 @@ public actor ImageCache {
 
     // MARK: Downloads
 
-    private func wait(for url: URL, as waiter: UInt64, _ continuation: CheckedContinuation<Result<Data, ImageCacheError>, Never>) {
+    private func wait(
+        for url: URL, as waiter: UInt64, _ continuation: CheckedContinuation<Result<Data, ImageCacheError>, Never>
+    ) {
         if Task.isCancelled {
             continuation.resume(returning: .failure(.cancelled))
             return

@@ -25,7 +25,8 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .transport: "Couldn't reach the server. Check your connection and try again."
         case .timeout: "The server took too long to answer. Try again."
         case .offline: "You're offline. Connect to the internet and try again."
-        case .status(let code, _) where (500..<600).contains(code): "The server had a problem (error \(code)). Try again later."
+        case .status(let code, _) where (500..<600).contains(code):
+            "The server had a problem (error \(code)). Try again later."
         case .status(404, _): "That wasn't found on the server (error 404)."
         case .status(let code, _): "The server refused the request (error \(code))."
         case .emptyBody: "The server sent an empty answer."
@@ -43,7 +44,8 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .offline: "offline"
         case .status(let code, let body): "HTTP \(code): \(String(decoding: body.prefix(200), as: UTF8.self))"
         case .emptyBody: "empty body"
-        case .decoding(let path, let description): "undecodable body at \(path.isEmpty ? "top level" : path): \(description)"
+        case .decoding(let path, let description):
+            "undecodable body at \(path.isEmpty ? "top level" : path): \(description)"
         case .invalidURL(let detail): "invalid URL: \(detail)"
         case .cancelled: "cancelled"
         }

@@ -14,7 +14,9 @@ extension HTTPClient {
 
     /// Sends the request for `endpoint` and decodes its JSON body.
     /// - Throws: `APIError.decoding` with the coding path when the body does not fit `T`, or what `data(for:)` throws.
-    public func decode<T: Decodable>(_ type: T.Type, from endpoint: Endpoint, decoder: JSONDecoder = JSONDecoder()) async throws(APIError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from endpoint: Endpoint, decoder: JSONDecoder = JSONDecoder())
+        async throws(APIError) -> T
+    {
         let body = try await data(for: endpoint)
         do {
             return try decoder.decode(type, from: body)

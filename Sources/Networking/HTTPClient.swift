@@ -17,7 +17,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Seconds to wait for the answer; nil for the client's default.
     public var timeout: TimeInterval?
 
-    public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval? = nil) {
+    public init(
+        url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+        timeout: TimeInterval? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -35,7 +38,8 @@ public struct HTTPResponse: Sendable, Equatable {
 
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
 

@@ -5,7 +5,12 @@
     /// A `ConnectivityMonitor` backed by the Network framework's `NWPathMonitor`.
     public final class NWPathConnectivityMonitor: ConnectivityMonitor {
         private let monitor = NWPathMonitor()
-        private let state = Mutex<(status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation], next: UInt64)>((.satisfied, [:], 0))
+        private let state = Mutex<
+            (
+                status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation],
+                next: UInt64
+            )
+        >((.satisfied, [:], 0))
 
         public init() {
             monitor.pathUpdateHandler = { [weak self] path in

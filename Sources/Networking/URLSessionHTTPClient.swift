@@ -21,7 +21,7 @@ public struct URLSessionHTTPClient: HTTPClient {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let timeout = request.timeout {
-            urlRequest.timeoutInterval = timeout
+            urlRequest.timeoutInterval = Self.effectiveTimeout(timeout)
         }
         let data: Data
         let response: URLResponse
@@ -39,6 +39,16 @@ public struct URLSessionHTTPClient: HTTPClient {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// FoundationNetworking hands libcurl whole seconds, so 1.5 s becomes 1 s and anything under 1 s times out at
+    /// once; there, timeouts round up to whole seconds. Apple's URLSession takes them as they are.
+    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+            return max(1, seconds.rounded(.up))
+        #else
+            return seconds
+        #endif
     }
 
     /// Maps what `URLSession` throws to an `APIError`.

@@ -3,7 +3,13 @@ import Synchronization
 
 /// A `ConnectivityMonitor` the test drives: `set(_:)` changes the status and tells every listener.
 public final class FakeConnectivityMonitor: ConnectivityMonitor {
-    private let state: Mutex<(status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation], next: UInt64)>
+    private let state:
+        Mutex<
+            (
+                status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation],
+                next: UInt64
+            )
+        >
 
     public init(_ status: ConnectivityStatus = .satisfied) {
         state = Mutex((status, [:], 0))
