@@ -1,6 +1,7 @@
 import Foundation
 import ImageCache
 import Networking
+import Synchronization
 import Testing
 
 @testable import AlbumsFeature
@@ -77,6 +78,18 @@ struct AlbumInfoViewModelTests {
         #expect(model.artwork == .failed(message))
     }
 
+    @Test func viewAppeared_retriesAFailedArtworkButNotALoadedOne() async {
+        let images = SequencedImages([.failure(.network(.timeout)), .success(Data([7]))])
+        let model = AlbumInfoViewModel(album: Self.album, feedCopyright: nil, images: images)
+        await model.viewAppeared()
+        #expect(model.artwork == .failed("The artwork couldn't be loaded."))
+        await model.viewAppeared()
+        #expect(model.artwork == .loaded(Data([7])))
+        await model.viewAppeared()
+        #expect(images.remaining == 0, "a loaded artwork is not loaded again (a third load would fail loudly)")
+        #expect(model.artwork == .loaded(Data([7])))
+    }
+
     @Test func viewAppeared_withoutArtworkOrLoader_staysEmpty() async {
         let noArtwork = AlbumInfoViewModel(album: Album(id: "3"), feedCopyright: nil, images: FakeImages(answers: [:]))
         await noArtwork.viewAppeared()
@@ -84,5 +97,22 @@ struct AlbumInfoViewModelTests {
         let noLoader = AlbumInfoViewModel(album: Self.album, feedCopyright: nil)
         await noLoader.viewAppeared()
         #expect(noLoader.artwork == .none)
+    }
+}
+
+/// Answers image loads from a queue, one per call; an empty queue fails loudly.
+final class SequencedImages: ImageLoading {
+    private let queue: Mutex<[Result<Data, ImageCacheError>]>
+
+    init(_ results: [Result<Data, ImageCacheError>]) {
+        queue = Mutex(results)
+    }
+
+    var remaining: Int { queue.withLock { $0.count } }
+
+    func image(for url: URL) async throws(ImageCacheError) -> Data {
+        let next = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard let next else { throw .network(.transport("SequencedImages has nothing queued for \(url)")) }
+        return try next.get()
     }
 }

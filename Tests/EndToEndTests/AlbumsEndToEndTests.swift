@@ -1,0 +1,140 @@
+import AlbumsFeature
+import Foundation
+import ImageCache
+import Networking
+import StubServer
+import Testing
+
+/// The albums feature through the real URLSession client against the stub server serving `MockData/`.
+@MainActor
+struct AlbumsEndToEndTests {
+    @Test(arguments: [
+        ("bad", "The server's answer couldn't be read."),
+        ("bad-schema", "The server's answer couldn't be read."),
+        ("nil", "The server sent an empty answer."),
+        ("server-error", "The server had a problem (error 503). Try again later."),
+        ("drop", "Couldn't reach the server. Check your connection and try again."),
+    ])
+    func albumList_showsAReadableFailureForEachBrokenVariant(_ variant: String, message: String) async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant(variant, forStub: "top-albums")
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            await model.viewAppeared()
+            #expect(model.state == .failed(message))
+            #expect(server.requestCount(JournalQuery(stub: "top-albums", variant: variant)) == 1)
+        }
+    }
+
+    @Test(arguments: ["good", "slow"])
+    func albumList_showsAllHundredAlbums(_ variant: String) async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant(variant, forStub: "top-albums")
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            await model.viewAppeared()
+            guard case .loaded(let rows) = model.state else {
+                Issue.record("expected rows, got \(model.state)")
+                return
+            }
+            #expect(rows.count == 100)
+            #expect(rows[17].title == AlbumRow.untitled)
+            #expect(rows[23].artist == AlbumRow.unknownArtist)
+            #expect(rows[31].id == "1600000999")
+            #expect(
+                rows.allSatisfy {
+                    $0.thumbnailURL?.absoluteString.hasPrefix(server.baseURL.absoluteString + "/artwork/") == true
+                })
+            let journal = server.journal(JournalQuery(stub: "top-albums"))
+            #expect(journal.map(\.path) == ["/api/v1/us/apple-music/top-albums/all/100/explicit.json"])
+        }
+    }
+
+    @Test func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant("empty", forStub: "top-albums")
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            await model.viewAppeared()
+            #expect(model.state == .empty)
+        }
+    }
+
+    @Test func albumList_retriesAfterAServerError() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant("server-error", forStub: "top-albums")
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            await model.viewAppeared()
+            #expect(model.state == .failed(APIError.status(503, body: Data()).message))
+            try server.setVariant(nil, forStub: "top-albums")
+            await model.retryTapped()
+            guard case .loaded(let rows) = model.state else {
+                Issue.record("expected rows after retry, got \(model.state)")
+                return
+            }
+            #expect(rows.count == 100)
+        }
+    }
+
+    @Test(arguments: ["good", "bad", "nil", "server-error"])
+    func v2Feed_reflectsVariant(_ variant: String) async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant(variant, forStub: "most-played-albums")
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: realClient(), endpoint: .v2(baseURL: server.baseURL)))
+            await model.viewAppeared()
+            switch variant {
+            case "good":
+                guard case .loaded(let rows) = model.state else {
+                    Issue.record("expected rows, got \(model.state)")
+                    return
+                }
+                #expect(rows.count == 50)
+                let info = try #require(model.infoViewModel(for: rows[0]))
+                #expect(
+                    info.copyright == "Copyright © 2022 Apple Inc. All rights reserved.",
+                    "v2 has the feed's copyright only")
+                #expect(info.isExplicit, "the v2 feed spells it Explict")
+            case "server-error":
+                #expect(model.state == .failed(APIError.status(500, body: Data()).message))
+            case "nil":
+                #expect(model.state == .failed(APIError.emptyBody.message))
+            default:
+                #expect(model.state == .failed(APIError.decoding(path: "", description: "").message))
+            }
+        }
+    }
+
+    @Test func albumInfo_showsTheOddAlbumsOfTheRealFeed() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let http = realClient()
+            let images = ImageCache(client: http, directory: directory)
+            let model = AlbumListViewModel(
+                client: LiveAlbumsClient(http: http, endpoint: .v1(baseURL: server.baseURL)), images: images)
+            await model.viewAppeared()
+            guard case .loaded(let rows) = model.state else {
+                Issue.record("expected rows, got \(model.state)")
+                return
+            }
+            let first = try #require(model.infoViewModel(for: rows[0]))
+            #expect(first.genres.count == 1 && !first.genres.contains("Music"))
+            #expect(first.releaseDate != nil)
+            #expect(first.storeURL != nil)
+            await first.viewAppeared()
+            guard case .loaded(let artwork) = first.artwork else {
+                Issue.record("expected artwork, got \(first.artwork)")
+                return
+            }
+            #expect(ImageFormat(sniffing: artwork) == .png)
+            #expect(try #require(model.infoViewModel(for: rows[42])).releaseDate == nil, "2020-02-30 is not a date")
+            #expect(try #require(model.infoViewModel(for: rows[55])).storeURL == nil, "not a url")
+            #expect(try #require(model.infoViewModel(for: rows[70])).genres == ["Music"])
+            #expect(
+                try #require(model.infoViewModel(for: rows[77])).copyright
+                    == "Copyright © 2020 Apple Inc. All rights reserved.")
+        }
+    }
+}

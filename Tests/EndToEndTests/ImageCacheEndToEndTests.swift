@@ -1,0 +1,60 @@
+import Foundation
+import ImageCache
+import Networking
+import StubServer
+import Testing
+
+/// The image cache through the real client against the artwork fixtures.
+struct ImageCacheEndToEndTests {
+    private func withCache(_ body: (StubServer, ImageCache, URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-images-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withStubServer(fixtures: mockData) { server in
+            try await body(server, ImageCache(client: realClient(), directory: directory), directory)
+        }
+    }
+
+    @Test(arguments: [
+        ("bad", ImageCacheError.notAnImage(URL(string: "http://x")!, contentType: "image/png")),
+        ("nil", .network(.emptyBody)),
+        ("not-found", .network(.status(404, body: Data()))),
+    ])
+    func brokenArtwork_isAnErrorAndNotCached(_ variant: String, expected: ImageCacheError) async throws {
+        try await withCache { server, cache, _ in
+            try server.setVariant(variant, forStub: "album-artwork")
+            let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
+            do {
+                _ = try await cache.image(for: url)
+                Issue.record("loaded the \(variant) variant")
+            } catch {
+                let failure = error as? ImageCacheError
+                if case .notAnImage(_, let expectedType) = expected {
+                    #expect(failure == .notAnImage(url, contentType: expectedType))
+                } else {
+                    #expect(failure == expected)
+                }
+            }
+            #expect(await cache.cachedImage(for: url) == nil)
+        }
+    }
+
+    @Test func artwork_isDownloadedOnceForManyConcurrentLoads() async throws {
+        try await withCache { server, cache, directory in
+            let urls = (0..<10).map { server.baseURL.appendingPathComponent("artwork/\($0)/200x200bb.png") }
+            try await withThrowingTaskGroup(of: Data.self) { group in
+                for index in 0..<60 {
+                    group.addTask { try await cache.image(for: urls[index % urls.count]) }
+                }
+                for try await data in group {
+                    #expect(ImageFormat(sniffing: data) == .png)
+                }
+            }
+            let downloads = server.requestCount(JournalQuery(stub: "album-artwork"))
+            #expect(downloads >= 10 && downloads <= 60)
+            server.clearJournal()
+            let reopened = ImageCache(client: realClient(), directory: directory)
+            for url in urls { _ = try await reopened.image(for: url) }
+            #expect(server.requestCount() == 0, "a new cache on the same folder reads the disk")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs the whole test suite with coverage, prints line coverage per file of Sources/ with a total,
+# writes coverage/lcov.info, an HTML report in coverage/html and JUnit XML in coverage/xunit*.xml,
+# and exits 1 when a threshold below is missed.
+#
+#   ./coverage.sh            build, test, report, check
+#
+# Uses the llvm-cov beside the swift in use: an older one earlier on PATH cannot read its profiles.
+set -euo pipefail
+
+# Thresholds: percent of lines.
+VIEW_MODEL_MIN=95   # each *ViewModel.swift
+TOTAL_MIN=85        # all of Sources/
+
+cd "$(dirname "$0")"
+swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
+llvm_cov="$swift_dir/llvm-cov"
+if [ ! -x "$llvm_cov" ] && command -v xcrun >/dev/null; then llvm_cov="$(xcrun --find llvm-cov)"; fi
+[ -x "$llvm_cov" ] || { echo "coverage.sh: no llvm-cov beside $(command -v swift)" >&2; exit 1; }
+
+rm -rf coverage
+mkdir -p coverage
+swift build --build-tests --enable-code-coverage
+swift test --skip-build --enable-code-coverage --parallel --xunit-output coverage/xunit.xml
+
+bin="$(swift build --show-bin-path --enable-code-coverage)"
+profdata="$bin/codecov/default.profdata"
+[ -f "$profdata" ] || { echo "coverage.sh: no profile at $profdata" >&2; exit 1; }
+tests="$(find "$bin" -maxdepth 1 -name '*PackageTests.xctest' | head -n 1)"
+if [ -d "$tests" ]; then tests="$tests/Contents/MacOS/$(basename "$tests" .xctest)"; fi
+objects=("$tests")
+# The CLI tests run the built stub-server; its own profiles are merged into the same profdata.
+[ -x "$bin/stub-server" ] && objects+=(-object "$bin/stub-server")
+
+ignore='(\.build|/Tests/|/checkouts/)'
+"$llvm_cov" export -format=lcov -instr-profile "$profdata" -ignore-filename-regex "$ignore" "${objects[@]}" > coverage/lcov.info
+"$llvm_cov" show -format=html -output-dir coverage/html -instr-profile "$profdata" -ignore-filename-regex "$ignore" \
+  "${objects[@]}" > /dev/null
+
+root="$PWD/"
+# Lines and covered lines per source file (a line counts once even when several functions claim it).
+awk -v root="$root" '
+  /^SF:/ { file = substr($0, 4); sub(root, "", file); next }
+  /^DA:/ {
+    split(substr($0, 4), fields, ",")
+    key = file SUBSEP fields[1]
+    if (!(key in seen)) { seen[key] = 1; lines[file]++ }
+    if (fields[2] > 0 && !(key in hit)) { hit[key] = 1; covered[file]++ }
+  }
+  END { for (f in lines) print f, lines[f], covered[f] + 0 }' coverage/lcov.info | sort > coverage/files.txt
+
+awk -v vm_min="$VIEW_MODEL_MIN" -v total_min="$TOTAL_MIN" '
+  BEGIN { printf "%-60s %7s %7s %7s\n", "FILE", "LINES", "COVERED", "%" }
+  {
+    pct = 100 * $3 / $2
+    mark = ""
+    if ($1 ~ /ViewModel\.swift$/ && pct < vm_min) { mark = sprintf("  under %d%% (view model)", vm_min); failed = 1 }
+    printf "%-60s %7d %7d %6.1f%s\n", $1, $2, $3, pct, mark
+    all += $2; allCovered += $3
+  }
+  END {
+    total = all ? 100 * allCovered / all : 0
+    printf "%-60s %7d %7d %6.1f\n", "TOTAL", all, allCovered, total
+    if (total < total_min) { printf "coverage.sh: total %.1f%% is under %d%%\n", total, total_min > "/dev/stderr"; failed = 1 }
+    if (failed) { print "coverage.sh: thresholds missed" > "/dev/stderr"; exit 1 }
+  }' coverage/files.txt
+echo "coverage.sh: wrote coverage/lcov.info, coverage/html/index.html, coverage/xunit*.xml"
