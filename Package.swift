@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport"]),
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .library(name: "AlbumsFeature", targets: ["AlbumsFeature"]),
+        .library(name: "DessertsFeature", targets: ["DessertsFeature"]),
     ],
     targets: [
         .target(name: "StubServer", swiftSettings: settings),
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "NetworkingTestSupport", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
+        .target(name: "DessertsFeature", dependencies: ["Networking"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
         .testTarget(
             name: "NetworkingTests",
@@ -44,9 +46,10 @@ let package = Package(
             dependencies: ["AlbumsFeature", "NetworkingTestSupport"],
             swiftSettings: settings
         ),
+        .testTarget(name: "DessertsFeatureTests", dependencies: ["DessertsFeature"], swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AlbumsFeature", "ImageCache", "Networking", "StubServer"],
+            dependencies: ["AlbumsFeature", "DessertsFeature", "ImageCache", "Networking", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// One album of the top-albums feed, decoded leniently: every field may be missing or odd.
 public struct Album: Sendable, Equatable, Identifiable {

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// The RSS generator's top-albums feed, in either of its two versions.
 public struct AlbumFeed: Sendable, Equatable {
