@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .library(name: "AlbumsFeature", targets: ["AlbumsFeature"]),
         .library(name: "DessertsFeature", targets: ["DessertsFeature"]),
+        .library(name: "Persistence", targets: ["Persistence"]),
+        .library(name: "MoviesFeature", targets: ["MoviesFeature"]),
     ],
     targets: [
         .target(name: "StubServer", swiftSettings: settings),
@@ -30,6 +32,9 @@ let package = Package(
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
         .target(name: "DessertsFeature", dependencies: ["Networking"], swiftSettings: settings),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        .target(name: "Persistence", dependencies: ["CSQLite"], swiftSettings: settings),
+        .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
         .testTarget(
             name: "NetworkingTests",
@@ -47,9 +52,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "DessertsFeatureTests", dependencies: ["DessertsFeature"], swiftSettings: settings),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
+        .testTarget(name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AlbumsFeature", "DessertsFeature", "ImageCache", "Networking", "StubServer"],
+            dependencies: ["AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
