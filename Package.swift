@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
+        .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport"]),
         .library(name: "ImageCache", targets: ["ImageCache"]),
@@ -35,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         .target(name: "Persistence", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
+        .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
         .testTarget(
             name: "NetworkingTests",

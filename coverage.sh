@@ -32,7 +32,7 @@ objects=("$tests")
 # The CLI tests run the built stub-server; its own profiles are merged into the same profdata.
 [ -x "$bin/stub-server" ] && objects+=(-object "$bin/stub-server")
 
-ignore='(\.build|/Tests/|/checkouts/)'
+ignore='(\.build|/Tests/|/checkouts/|/Sources/Benchmarks/)'  # benchmarks are measured, not tested
 "$llvm_cov" export -format=lcov -instr-profile "$profdata" -ignore-filename-regex "$ignore" "${objects[@]}" > coverage/lcov.info
 "$llvm_cov" show -format=html -output-dir coverage/html -instr-profile "$profdata" -ignore-filename-regex "$ignore" \
   "${objects[@]}" > /dev/null

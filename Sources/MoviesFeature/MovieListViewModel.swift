@@ -118,7 +118,8 @@ public final class MovieListViewModel: ViewModel {
         do {
             try await stateStore.saveState(appState)
         } catch {
-            notice = "The app couldn't remember this screen for next time."
+            // A failed save of the results says more; keep it.
+            notice = notice ?? "The app couldn't remember this screen for next time."
         }
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import MoviesFeature
+import Networking
+import StubServer
+import Testing
+
+/// The movie search through the real client and a real SQLite file against the stub server.
+@MainActor
+struct MoviesEndToEndTests {
+    private func withMovies(_ body: (StubServer, MovieListViewModel, URL) async throws -> Void) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "e2e-movies-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withStubServer(fixtures: mockData) { server in
+            let store = try SQLiteMovieStore(url: file)
+            let model = MovieListViewModel(
+                client: LiveMoviesClient(http: realClient(), baseURL: server.baseURL), store: store, stateStore: store)
+            try await body(server, model, file)
+        }
+    }
+
+    @Test func good_showsFiftyMoviesAndSurvivesARelaunch() async throws {
+        try await withMovies { server, model, file in
+            await model.search(query: "star")
+            guard case .displayList(let movies) = model.state else {
+                Issue.record("expected the list, got \(model.state)")
+                return
+            }
+            #expect(movies.count == 50, "the results without a trackId or a name are skipped")
+            #expect(Set(movies.map(\.id)).count == 50)
+            #expect(movies.contains { $0.longDescription == nil } && movies.contains { $0.trackPrice == nil })
+            #expect(movies.first?.priceText(locale: Locale(identifier: "en_AU"))?.hasPrefix("$") == true)
+            let request = try #require(server.journal(JournalQuery(stub: "movie-search")).first)
+            #expect(request.target == "/search?term=star&country=au&media=movie")
+            await model.change(state: .details, movieId: movies[7].id)
+
+            let store = try SQLiteMovieStore(url: file)
+            let relaunched = MovieListViewModel(
+                client: LiveMoviesClient(http: realClient(), baseURL: server.baseURL), store: store, stateStore: store)
+            server.clearJournal()
+            await relaunched.setupPersistedData()
+            #expect(relaunched.state == .displayDetails(movies[7]))
+            #expect(server.requestCount() == 0, "restoring needs no network")
+        }
+    }
+
+    @Test(arguments: [
+        ("bad", ScreenState.error(APIError.decoding(path: "", description: "").message)),
+        ("nil", .error(APIError.emptyBody.message)),
+        ("server-error", .error(APIError.status(503, body: Data()).message)),
+        ("drop", .error(APIError.transport("").message)),
+        ("empty", .empty(query: "star")),
+    ])
+    func eachVariant_endsInItsStateAndFailuresKeepTheStoredList(_ variant: String, expected: ScreenState) async throws {
+        try await withMovies { server, model, file in
+            await model.search(query: "star")
+            guard case .displayList(let before) = model.state else {
+                Issue.record("expected the list, got \(model.state)")
+                return
+            }
+            try server.setVariant(variant, forStub: "movie-search")
+            await model.search(query: "star")
+            #expect(model.state == expected)
+            let stored = try await SQLiteMovieStore(url: file).getAll()
+            if case .error = expected {
+                #expect(stored == before)
+            } else {
+                #expect(stored.isEmpty)
+            }
+        }
+    }
+
+    @Test func aSearchTheStubsDoNotCover_isAnError() async throws {
+        try await withMovies { _, model, _ in
+            let unmatched = MovieListViewModel(
+                client: LiveMoviesClient(http: realClient(), baseURL: URL(string: "http://127.0.0.1:1")!),
+                store: try SQLiteMovieStore.inMemory(), stateStore: try SQLiteMovieStore.inMemory())
+            await unmatched.search(query: "star")
+            #expect(unmatched.state == .error(APIError.transport("").message))
+            await model.search(query: "   ")
+            #expect(model.state == .idle)
+        }
+    }
+}
