@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "DessertsFeature", targets: ["DessertsFeature"]),
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "MoviesFeature", targets: ["MoviesFeature"]),
+        .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "TrackSearchFeature", targets: ["TrackSearchFeature"]),
     ],
     targets: [
         .target(name: "StubServer", swiftSettings: settings),
@@ -36,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         .target(name: "Persistence", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
+        .target(name: "Playback", swiftSettings: settings),
+        .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
         .testTarget(
@@ -54,11 +58,20 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "DessertsFeatureTests", dependencies: ["DessertsFeature"], swiftSettings: settings),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback"], swiftSettings: settings),
+        .testTarget(
+            name: "TrackSearchFeatureTests",
+            dependencies: ["TrackSearchFeature", "NetworkingTestSupport", "Playback"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "StubServer"],
+            dependencies: [
+                "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "NetworkingTestSupport",
+                "StubServer", "TrackSearchFeature",
+            ],
             swiftSettings: settings
         ),
         .testTarget(
