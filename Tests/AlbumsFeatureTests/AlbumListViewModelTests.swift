@@ -5,6 +5,7 @@ import Testing
 
 @testable import AlbumsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct AlbumListViewModelTests {
     static let feed = AlbumFeed(

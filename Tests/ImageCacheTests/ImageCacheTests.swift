@@ -51,6 +51,7 @@ final class GatedClient: HTTPClient {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct ImageCacheTests {
     private let url = URL(string: "http://images.test/a.png")!
 
@@ -169,6 +170,7 @@ struct ImageCacheTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct LRUCacheTests {
     @Test func insert_evictsTheLeastRecentlyUsedOverTheCostLimit() {
         var cache = LRUCache<String, Int>(costLimit: 10, countLimit: 10)
@@ -194,6 +196,7 @@ struct LRUCacheTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct ImageFormatTests {
     @Test(
         arguments: [

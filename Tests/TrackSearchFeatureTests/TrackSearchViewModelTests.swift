@@ -6,6 +6,7 @@ import Testing
 
 @testable import TrackSearchFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct TrackSearchViewModelTests {
     @MainActor

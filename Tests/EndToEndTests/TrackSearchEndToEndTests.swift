@@ -1,0 +1,122 @@
+import Foundation
+import Networking
+import NetworkingTestSupport
+import StubServer
+import Testing
+import TrackSearchFeature
+
+/// Paging through the real client against the stub server's three recorded pages.
+@Suite(.timeLimit(.minutes(1)))
+@MainActor
+struct TrackSearchEndToEndTests {
+    @MainActor
+    final class Updates {
+        var list: [TrackSearchViewModel.ListUpdate] = []
+    }
+
+    private func make(_ server: StubServer, monitor: FakeConnectivityMonitor? = nil) -> (TrackSearchViewModel, Updates)
+    {
+        let model = TrackSearchViewModel(
+            client: LiveTrackSearchClient(http: realClient(), baseURL: server.baseURL), monitor: monitor)
+        let updates = Updates()
+        model.onListUpdate = { updates.list.append($0) }
+        return (model, updates)
+    }
+
+    /// Scrolls like a user: reports the last row visible until no more pages come.
+    private func scrollToTheEnd(_ model: TrackSearchViewModel) async {
+        while let load = model.rowAppeared(at: model.rows.count - 1) {
+            await load.value
+        }
+    }
+
+    @Test func scrolling_loadsAllThreePagesAsOneReloadAndTwoInsertions() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let (model, updates) = make(server)
+            await model.searchTextChanged("jack johnson")?.value
+            await scrollToTheEnd(model)
+            #expect(model.rows.count == 62)
+            #expect(model.status == .complete)
+            #expect(updates.list == [.reload, .reload, .insert(25..<50), .insert(50..<62)])
+            #expect(
+                server.journal().map(\.target) == [
+                    "/search?term=jack%20johnson&offset=0&limit=25", "/search?term=jack%20johnson&offset=25&limit=25",
+                    "/search?term=jack%20johnson&offset=50&limit=25",
+                ])
+            #expect(model.rows.contains { $0.duration == nil } && model.rows.contains { $0.previewURL == nil })
+        }
+    }
+
+    @Test(arguments: [
+        ("bad", TrackSearchViewModel.Status.failed(APIError.decoding(path: "", description: "").message)),
+        ("nil", .failed(APIError.emptyBody.message)),
+        ("server-error", .failed(APIError.status(503, body: Data()).message)),
+        ("drop", .failed(APIError.transport("").message)),
+        ("empty", .empty),
+        ("slow", .loaded),
+    ])
+    func firstPage_reflectsEachVariant(_ variant: String, expected: TrackSearchViewModel.Status) async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant(variant, forStub: "jack-johnson-page-1")
+            let (model, _) = make(server)
+            await model.searchTextChanged("jack johnson")?.value
+            #expect(model.status == expected)
+        }
+    }
+
+    @Test func aFailedSecondPage_isRetriedAndPagingGoesOn() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant("server-error", forStub: "jack-johnson-page-2")
+            let (model, updates) = make(server)
+            await model.searchTextChanged("jack johnson")?.value
+            await scrollToTheEnd(model)
+            #expect(model.status == .failed(APIError.status(503, body: Data()).message))
+            #expect(model.rows.count == 25)
+            try server.setVariant(nil, forStub: "jack-johnson-page-2")
+            await model.retryTapped()?.value
+            await scrollToTheEnd(model)
+            #expect(model.rows.count == 62)
+            #expect(updates.list == [.reload, .reload, .insert(25..<50), .insert(50..<62)])
+        }
+    }
+
+    @Test func mixedMedia_showsEveryKind() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let (model, _) = make(server)
+            await model.searchTextChanged("surf")?.value
+            #expect(
+                model.rows.map(\.kindLabel) == [
+                    "Song", "Music Video", "Movie", "TV Episode", "Podcast", "Audiobook", "Short Film",
+                ])
+            let audiobook = try #require(model.rows.first { $0.kindLabel == "Audiobook" })
+            #expect(audiobook.title == "The Sea Within (Unabridged)")
+            #expect(audiobook.description?.hasPrefix("A memoir") == true)
+            #expect(audiobook.id == "collection-990000006")
+            #expect(model.status == .complete)
+        }
+    }
+
+    @Test func aTermNobodyRecorded_isEmpty() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let (model, _) = make(server)
+            await model.searchTextChanged("zzz")?.value
+            #expect(model.status == .empty)
+        }
+    }
+
+    @Test func offlineThenOnline_loadsThePendingPage() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let monitor = FakeConnectivityMonitor(.unsatisfied)
+            let (model, _) = make(server, monitor: monitor)
+            let watcher = Task { await model.monitorConnectivity() }
+            defer { watcher.cancel() }
+            await model.searchTextChanged("jack johnson")?.value
+            #expect(model.status == .offline)
+            #expect(server.requestCount() == 0)
+            monitor.set(.satisfied)
+            while model.rows.isEmpty { await Task.yield() }
+            #expect(model.rows.count == 25)
+            #expect(server.requestCount() == 1)
+        }
+    }
+}
