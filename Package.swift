@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "MoviesFeature", targets: ["MoviesFeature"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "TrackSearchFeature", targets: ["TrackSearchFeature"]),
+        .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
     ],
     targets: [
         .target(name: "StubServer", swiftSettings: settings),
@@ -40,7 +41,8 @@ let package = Package(
         .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
         .target(name: "Playback", swiftSettings: settings),
         .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature"], swiftSettings: settings),
+        .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
+        .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature"], swiftSettings: settings),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
         .testTarget(
             name: "NetworkingTests",
@@ -64,13 +66,18 @@ let package = Package(
             dependencies: ["TrackSearchFeature", "NetworkingTestSupport", "Playback"],
             swiftSettings: settings
         ),
+        .testTarget(
+            name: "TopSongsFeatureTests",
+            dependencies: ["TopSongsFeature", "NetworkingTestSupport", "Playback"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "NetworkingTestSupport",
-                "StubServer", "TrackSearchFeature",
+                "StubServer", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import TopSongsFeature
+
+struct TopSongsFeedTests {
+    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("MockData/top-songs")
+
+    @Test func goodFeed_readsEveryField() throws {
+        let songs = try TopSongsFeed.songs(
+            from: Data(contentsOf: Self.folder.appendingPathComponent("topsongs.good.xml")))
+        #expect(songs.count == 27)
+        let first = try #require(songs.first)
+        #expect(first.id == "1527793042")
+        #expect(first.name == "Golden Hour")
+        #expect(first.artist == "Mira Solano")
+        #expect(first.title == "Golden Hour - Mira Solano")
+        #expect(
+            first.pageURL?.absoluteString == "https://music.apple.com/us/album/golden-hour/1527793040?i=1527793042&uo=2"
+        )
+        #expect(first.images.keys.sorted() == [55, 60, 170])
+        #expect(first.imageURL()?.absoluteString.hasSuffix("170x170bb.png") == true)
+        #expect(first.imageURL(minimumHeight: 58)?.absoluteString.hasSuffix("60x60bb.png") == true)
+        #expect(first.previewURL == nil, "{{baseURL}} is filled in by the stub server, not in the file")
+        #expect(first.price == Decimal(string: "0.69"))
+        #expect(first.currency == "USD")
+        #expect(first.priceLabel == "$0.69")
+        #expect(first.releaseDate == "July 1, 2020")
+        #expect(first.genre == "Pop")
+        #expect(songs[13].name == "Honey & Lemon")
+        #expect(songs[14].price == nil && songs[14].priceLabel == nil, "an entry without a price still appears")
+    }
+
+    @Test func entriesMissingFields_appearWithWhatTheyHave() throws {
+        let xml = """
+            <feed><entry><title>Only - A Title</title></entry><entry><im:artist>Only Artist</im:artist></entry></feed>
+            """
+        let songs = try TopSongsFeed.songs(from: Data(xml.utf8))
+        #expect(songs.map(\.id) == ["position-0", "position-1"])
+        #expect(songs.map(\.displayName) == ["Only", "Untitled"])
+        #expect(songs[1].artist == "Only Artist")
+        #expect(songs[0].imageURL() == nil)
+    }
+
+    @Test func emptyFeed_hasNoSongs() throws {
+        #expect(
+            try TopSongsFeed.songs(from: Data(contentsOf: Self.folder.appendingPathComponent("topsongs.empty.xml")))
+                .isEmpty)
+    }
+
+    @Test func badFeed_isAnErrorWithItsLineNotAPartialList() throws {
+        #expect {
+            try TopSongsFeed.songs(from: Data(contentsOf: Self.folder.appendingPathComponent("topsongs.bad.xml")))
+        } throws: { error in
+            (error as? XMLPathError).map { $0.line > 1 } ?? false
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Networking
+import NetworkingTestSupport
+import Synchronization
+import Testing
+
+@testable import TopSongsFeature
+
+/// A `TopSongsClient` answering from a queue; an empty queue fails loudly.
+final class FakeTopSongsClient: TopSongsClient {
+    private let queue: Mutex<[Result<[Song], APIError>]>
+
+    init(_ results: [Result<[Song], APIError>]) {
+        queue = Mutex(results)
+    }
+
+    var remaining: Int { queue.withLock { $0.count } }
+
+    func topSongs() async throws(APIError) -> [Song] {
+        let next = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard let next else { throw .transport("FakeTopSongsClient.topSongs() called with nothing queued") }
+        return try next.get()
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct TopSongsViewModelTests {
+    static let songs = [Song(id: "1", name: "A"), Song(id: "2", name: "B")]
+
+    @Test func viewAppeared_loadsTheSongs() async {
+        let model = TopSongsViewModel(
+            client: FakeTopSongsClient([.success(Self.songs)]),
+            queue: OnlineWorkQueue(monitor: FakeConnectivityMonitor()))
+        await model.viewAppeared()
+        #expect(model.state == .loaded(Self.songs))
+        #expect(model.offlineNotice == nil)
+    }
+
+    @Test(arguments: [
+        (Result<[Song], APIError>.success([]), TopSongsViewModel.State.empty),
+        (
+            .failure(.decoding(path: "line 3, column 4", description: "mismatched tag")),
+            .failed(APIError.decoding(path: "", description: "").message)
+        ),
+        (.failure(.status(503, body: Data())), .failed(APIError.status(503, body: Data()).message)),
+        (.failure(.emptyBody), .failed(APIError.emptyBody.message)),
+    ])
+    func viewAppeared_showsEmptyOrAReadableFailure(
+        _ result: Result<[Song], APIError>, expected: TopSongsViewModel.State
+    ) async {
+        let model = TopSongsViewModel(
+            client: FakeTopSongsClient([result]), queue: OnlineWorkQueue(monitor: FakeConnectivityMonitor()))
+        await model.viewAppeared()
+        #expect(model.state == expected)
+    }
+
+    @Test func reload_replacesTheListInsteadOfAppending() async {
+        let second = [Song(id: "3", name: "C")]
+        let client = FakeTopSongsClient([.success(Self.songs), .success(second)])
+        let model = TopSongsViewModel(client: client, queue: OnlineWorkQueue(monitor: FakeConnectivityMonitor()))
+        await model.viewAppeared()
+        await model.viewAppeared()
+        #expect(client.remaining == 1, "appearing again does not reload")
+        await model.reloadTapped()
+        #expect(model.state == .loaded(second))
+    }
+
+    @Test func offline_showsANoticeAndLoadsWhenTheNetworkReturns() async {
+        let monitor = FakeConnectivityMonitor(.unsatisfied)
+        let queue = OnlineWorkQueue(monitor: monitor)
+        let model = TopSongsViewModel(client: FakeTopSongsClient([.success(Self.songs)]), queue: queue)
+        let watcher = Task { await model.monitorConnectivity() }
+        defer { watcher.cancel() }
+        await model.viewAppeared()
+        #expect(model.state == .idle)
+        #expect(model.offlineNotice == "You're offline. The songs will load when you're back online.")
+        monitor.set(.satisfied)
+        while model.state != .loaded(Self.songs) { await Task.yield() }
+        #expect(model.offlineNotice == nil)
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct OnlineWorkQueueTests {
+    @MainActor
+    final class Log {
+        var entries: [String] = []
+    }
+
+    @Test func online_runsWorkAtOnce() async {
+        let queue = OnlineWorkQueue(monitor: FakeConnectivityMonitor(.satisfied))
+        let log = Log()
+        let token = await queue.submit { log.entries.append("now") }
+        #expect(token == nil)
+        #expect(log.entries == ["now"])
+        #expect(!queue.isOffline)
+    }
+
+    @Test func offline_queuesEveryPieceAndRunsAllInOrderOnceWhenOnline() async {
+        let monitor = FakeConnectivityMonitor(.unsatisfied)
+        let queue = OnlineWorkQueue(monitor: monitor)
+        let log = Log()
+        for name in ["first", "second", "third"] {
+            #expect(await queue.submit { log.entries.append(name) } != nil)
+        }
+        #expect(queue.isOffline)
+        #expect(queue.pendingCount == 3)
+        #expect(log.entries.isEmpty)
+        let watcher = Task { await queue.monitorConnectivity() }
+        defer { watcher.cancel() }
+        monitor.set(.requiresConnection)
+        monitor.set(.satisfied)
+        while log.entries.count < 3 { await Task.yield() }
+        monitor.set(.unsatisfied)
+        monitor.set(.satisfied)
+        while queue.isOffline { await Task.yield() }
+        #expect(log.entries == ["first", "second", "third"], "each piece ran exactly once, in order")
+        #expect(queue.pendingCount == 0)
+    }
+
+    @Test func queuedWork_canBeCancelled() async {
+        let monitor = FakeConnectivityMonitor(.unsatisfied)
+        let queue = OnlineWorkQueue(monitor: monitor)
+        let log = Log()
+        let first = await queue.submit { log.entries.append("first") }
+        _ = await queue.submit { log.entries.append("second") }
+        if let first { queue.cancel(first) }
+        #expect(queue.pendingCount == 1)
+        queue.cancelAll()
+        #expect(queue.pendingCount == 0)
+        let watcher = Task { await queue.monitorConnectivity() }
+        defer { watcher.cancel() }
+        monitor.set(.satisfied)
+        while queue.isOffline { await Task.yield() }
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func workSubmittedWhileOthersWait_joinsTheQueueEvenIfOnline() async {
+        let monitor = FakeConnectivityMonitor(.unsatisfied)
+        let queue = OnlineWorkQueue(monitor: monitor)
+        let log = Log()
+        _ = await queue.submit { log.entries.append("waited") }
+        monitor.set(.satisfied)
+        _ = await queue.submit { log.entries.append("later") }
+        #expect(log.entries == ["waited", "later"], "later work never overtakes what waited")
+    }
+}
