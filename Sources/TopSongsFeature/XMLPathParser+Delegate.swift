@@ -57,9 +57,9 @@ extension XMLPathParser {
             if frames.last?.wantsText == true { frames[frames.count - 1].text += string }
         }
 
-        func parser(_ xmlParser: XMLParser, foundCDATA CDATABlock: Data) {
+        func parser(_ xmlParser: XMLParser, foundCDATA block: Data) {
             if frames.last?.wantsText == true {
-                frames[frames.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+                frames[frames.count - 1].text += String(decoding: block, as: UTF8.self)
             }
         }
 
