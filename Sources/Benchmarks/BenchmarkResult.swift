@@ -21,15 +21,18 @@ struct BenchmarkResult {
 
     func percentile(_ p: Double) -> Duration {
         let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .zero }
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
     }
 
+    static func milliseconds(_ duration: Duration) -> String {
+        String(
+            format: "%.3f ms",
+            Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+    }
+
     func line(_ name: String) -> String {
-        func ms(_ duration: Duration) -> String {
-            String(
-                format: "%.3f ms",
-                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
-        }
+        let ms = Self.milliseconds
         return
             "\(name): median \(ms(percentile(0.5))) (p10 \(ms(percentile(0.1))), p90 \(ms(percentile(0.9))), \(samples.count) runs) per \(unit)"
     }

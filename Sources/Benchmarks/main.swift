@@ -3,7 +3,11 @@ import Foundation
 /// `swift run -c release catalog-benchmarks [NAME ...]`: runs the named benchmarks (all by default) and prints
 /// the median and spread of their timings.
 let available: [String: () async throws -> BenchmarkResult] = [
-    "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand
+    "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand,
+    "xml-bare-xmlparser": XMLParserBenchmark.bare,
+    "xml-path-parser": XMLParserBenchmark.pathParser,
+    "xml-path-parser-vs-bare": XMLParserBenchmark.compare,
+    "xml-top-songs-feed": XMLParserBenchmark.songs,
 ]
 let names =
     CommandLine.arguments.dropFirst().isEmpty ? available.keys.sorted() : Array(CommandLine.arguments.dropFirst())

@@ -7,6 +7,8 @@ struct ServeCommand {
     var options: CLICommand.ServeOptions
 
     func run() async -> Int32 {
+        // Caught before the address is printed: whoever reads it may signal at once.
+        let signals = TerminationSignals()
         let catalog: StubCatalog
         let source: String
         if let file = options.file {
@@ -41,26 +43,11 @@ struct ServeCommand {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
-        let signal = await Self.waitForTermination()
+        let signal = await signals.wait()
         await server.stop()
         flushTimer.cancel()
         logWriter.flush()
         Output.error("stub-server: stopped on \(signal)")
         return 0
-    }
-
-    /// Waits for SIGINT or SIGTERM and returns its name.
-    private static func waitForTermination() async -> String {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "stub-server.signals")
-            let resumed = ResumeOnce(continuation)
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { resumed.resume(returning: name) }
-                source.resume()
-                resumed.retain(source)
-            }
-        }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads the legacy iTunes top-songs Atom feed (elements in the `im:` namespace) with an `XMLPathParser`.
 public enum TopSongsFeed {
-    static let parser: XMLPathParser = {
+    /// The parser with the feed's paths registered.
+    public static let parser: XMLPathParser = {
         var parser = XMLPathParser(recordPath: "feed.entry")
         parser.text("feed.entry.im:name", as: "name")
         parser.text("feed.entry.im:artist", as: "artist")

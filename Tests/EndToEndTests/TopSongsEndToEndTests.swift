@@ -1,0 +1,108 @@
+import Foundation
+import Networking
+import NetworkingTestSupport
+import Playback
+import StubServer
+import Testing
+import TopSongsFeature
+
+/// The top-songs feed through the real client against the stub server, including the network going away.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct TopSongsEndToEndTests {
+    private func model(_ baseURL: URL, monitor: any ConnectivityMonitor = FakeConnectivityMonitor())
+        -> TopSongsViewModel
+    {
+        TopSongsViewModel(
+            client: LiveTopSongsClient(http: realClient(), baseURL: baseURL), queue: OnlineWorkQueue(monitor: monitor))
+    }
+
+    @Test func good_listsTheFeedWithPreviewsServedByTheStubServer() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let model = model(server.baseURL)
+            await model.viewAppeared()
+            guard case .loaded(let songs) = model.state else {
+                Issue.record("expected songs, got \(model.state)")
+                return
+            }
+            #expect(songs.count == 27)
+            #expect(songs[0].title == "Golden Hour - Mira Solano")
+            #expect(songs[0].previewURL?.absoluteString == "\(server.baseURL)/previews/1527793042.m4a")
+            #expect(songs[9].previewURL == nil, "the entry without a preview still appears")
+            #expect(server.journal().first?.path == "/us/rss/topsongs/limit=25/xml")
+            let detail = SongDetailViewModel(song: songs[0], playback: PlaybackController(player: SilentPlayer()))
+            #expect(detail.priceText() == "$0.69")
+            #expect(detail.imageURL?.absoluteString.hasSuffix("170x170bb.png") == true)
+        }
+    }
+
+    @Test(arguments: [
+        ("bad", TopSongsViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
+        ("nil", .failed(APIError.emptyBody.message)),
+        ("empty", .empty),
+        ("server-error", .failed(APIError.status(503, body: Data()).message)),
+        ("drop", .failed(APIError.transport("").message)),
+    ])
+    func eachVariant_endsInItsState(_ variant: String, expected: TopSongsViewModel.State) async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant(variant, forStub: "top-songs")
+            let model = model(server.baseURL)
+            await model.viewAppeared()
+            #expect(model.state == expected)
+        }
+    }
+
+    @Test func badXML_reportsWhereItBroke() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            try server.setVariant("bad", forStub: "top-songs")
+            do {
+                _ = try await LiveTopSongsClient(http: realClient(), baseURL: server.baseURL).topSongs()
+                Issue.record("malformed XML was read")
+            } catch {
+                guard case .decoding(let path, _)? = error as? APIError else {
+                    Issue.record("expected a decoding error, got \(error)")
+                    return
+                }
+                #expect(path.hasPrefix("line 132, column"))
+            }
+        }
+    }
+
+    @Test func offlineThenOnline_theQueuedLoadRunsWhenTheServerIsBack() async throws {
+        let first = try StubServer.start(fixtures: mockData)
+        let port = first.port
+        let probe = ProbingConnectivityMonitor(
+            client: realClient(timeout: 1), probe: first.baseURL.appendingPathComponent("__stub/health"),
+            interval: .milliseconds(50))
+        let model = model(first.baseURL, monitor: probe)
+        let watcher = Task { await model.monitorConnectivity() }
+        defer { watcher.cancel() }
+
+        await first.stop()
+        await probe.check()
+        await model.viewAppeared()
+        #expect(model.state == .idle, "nothing was sent while offline")
+        #expect(model.offlineNotice != nil)
+
+        let second = try StubServer.start(
+            fixtures: mockData, configuration: StubServer.Configuration(port: UInt16(port)))
+        defer { Task { await second.stop() } }
+        while model.offlineNotice != nil || model.state == .idle || model.state == .loading { await Task.yield() }
+        guard case .loaded(let songs) = model.state else {
+            Issue.record("expected songs after the server came back, got \(model.state)")
+            return
+        }
+        #expect(songs.count == 27)
+        #expect(second.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
+    }
+}
+
+/// A `MediaPlayer` that plays nothing.
+@MainActor
+final class SilentPlayer: MediaPlayer {
+    var onEvent: (@MainActor (PlayerEvent) -> Void)?
+    func play(_ item: PlaybackItem) {}
+    func pause() {}
+    func resume() {}
+    func seekToStart() {}
+}
