@@ -112,11 +112,6 @@ struct Socket: Sendable, Hashable {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
     }
 
-    /// Stops reads and writes in both directions, waking any thread blocked on this socket.
-    func shutdown() {
-        _ = posixShutdown(fd, Int32(SHUT_RDWR))
-    }
-
     /// Stops writes only: the peer reads end of stream after what was sent.
     func shutdownWrite() {
         _ = posixShutdown(fd, Int32(SHUT_WR))

@@ -24,31 +24,9 @@ struct WakePipe: Sendable {
         _ = posixWrite(writeEnd, &byte, 1)
     }
 
-    /// Waits up to `milliseconds` (-1: forever) for the signal or for `socket` to become readable.
-    /// - Returns: `.fired`, `.readable` or `.timedOut`.
-    func wait(milliseconds: Int32, or socket: Socket? = nil) -> WakeResult {
-        var entries = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-        if let socket { entries.append(pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)) }
-        while true {
-            let result = poll(&entries, nfds_t(entries.count), milliseconds)
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return .timedOut }
-            return entries[0].revents != 0 ? .fired : .readable
-        }
-    }
-
-    /// Whether `fire` has been called.
-    var isFired: Bool { wait(milliseconds: 0) == .fired }
-
     func close() {
         _ = posixClose(readEnd)
         _ = posixClose(writeEnd)
-    }
-
-    enum WakeResult: Equatable {
-        case fired
-        case readable
-        case timedOut
     }
 }
 
