@@ -3,10 +3,13 @@ import Synchronization
 
 /// An HTTP/1.1 server on loopback that answers requests from a fixture catalog.
 ///
-/// Start one per test on port 0, point the client at `baseURL`, choose variants, read the journal, and stop it:
+/// Start one per test on port 0, point the client at `baseURL`, choose variants, read the journal, and stop it
+/// (its thread runs until `stop()`); `withStubServer` does the stopping:
 /// ```swift
-/// let server = try StubServer.start(fixtures: mockData)
-/// defer { Task { await server.stop() } }
+/// try await withStubServer(fixtures: mockData) { server in
+///     try server.setVariant("bad", forStub: "top-albums")
+///     // ... the client under test uses server.baseURL
+/// }
 /// ```
 public final class StubServer: Sendable {
     public let configuration: Configuration
