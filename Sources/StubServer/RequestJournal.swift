@@ -12,7 +12,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var target: String
     public var query: [HTTPRequest.QueryItem]
     public var headers: [Field]
+    /// The body, or its first `RequestJournal.maxStoredBody` bytes when it was larger.
     public var body: Data
+    /// The size of the whole body as received.
+    public var bodySize: Int
     /// The stub that answered; nil when none matched.
     public var stub: String?
     /// The variant that answered; nil when none matched.
@@ -62,6 +65,8 @@ public struct JournalQuery: Sendable, Equatable {
 
 /// The requests a server received, oldest first: a ring of the most recent `capacity` entries.
 struct RequestJournal {
+    /// Most bytes of a body kept per entry, so that a full journal of large uploads stays small.
+    static let maxStoredBody = 65_536
     let capacity: Int
     private var ring: [JournalEntry] = []
     /// Where the oldest entry is once the ring is full.
@@ -76,7 +81,8 @@ struct RequestJournal {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path, target: request.target,
             query: request.query, headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
-            body: Data(request.body), stub: stub, variant: variant, status: status, fault: fault)
+            body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
+            variant: variant, status: status, fault: fault)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

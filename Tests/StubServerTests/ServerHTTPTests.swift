@@ -72,6 +72,20 @@ struct ServerHTTPTests {
         }
     }
 
+    @Test func journal_keepsTheStartOfALargeBodyAndItsSize() async throws {
+        try await withTestServer { server, _ in
+            let body = String(repeating: "x", count: 100_000)
+            let response = try exchange(
+                server,
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
+            #expect(response.status == 201)
+            let entry = try #require(server.journal(JournalQuery(stub: "upload")).first)
+            #expect(entry.bodySize == 100_000)
+            #expect(entry.body.count == 65_536)
+        }
+    }
+
     @Test func expectContinue_getsAnInterimAnswerBeforeTheBody() async throws {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
