@@ -61,7 +61,10 @@ extension XMLPathParser {
             var text = ""
         }
 
-        mutating func start(_ name: String, attributes: [String: String], _ handle: ((Event) -> Void)?) {
+        /// Cleared when the parse ends, so that the caller's non-escaping closure is never kept.
+        var handle: ((Event) -> Void)?
+
+        mutating func start(_ name: String, attributes: [String: String]) {
             sawRoot = true
             let parent = stack.last ?? 0
             let node = parent >= 0 ? tree.nodes[parent].children[name] ?? -1 : -1
@@ -76,7 +79,7 @@ extension XMLPathParser {
             if textDepth == stack.count { captures[captures.count - 1].text += text }
         }
 
-        mutating func end(_ handle: ((Event) -> Void)?) {
+        mutating func end() {
             defer { stack.removeLast() }
             // Fields are read through the subscript: `captures.last` would copy a capture, with its strings.
             guard !captures.isEmpty, captures[captures.count - 1].depth == stack.count else { return }
@@ -96,8 +99,10 @@ extension XMLPathParser {
     /// Turns `XMLParser` callbacks into `Event`s.
     final class Delegate: NSObject, XMLParserDelegate {
         private var state: ParseState
-        /// Cleared when the parse ends, so that the caller's non-escaping closure is never kept.
-        var handle: ((Event) -> Void)?
+        var handle: ((Event) -> Void)? {
+            get { state.handle }
+            set { state.handle = newValue }
+        }
         var depth: Int { state.stack.count }
         /// Whether a root element was seen: an empty document is malformed, not a document without records.
         var sawRoot: Bool { state.sawRoot }
@@ -106,16 +111,15 @@ extension XMLPathParser {
         var errorMessage: String?
 
         init(parser: XMLPathParser, handle: @escaping (Event) -> Void) {
-            state = ParseState(tree: PathTree(parser))
+            state = ParseState(tree: PathTree(parser), handle: handle)
             state.stack.reserveCapacity(32)
-            self.handle = handle
         }
 
         func parser(
             _ xmlParser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
-            state.start(elementName, attributes: attributes, handle)
+            state.start(elementName, attributes: attributes)
         }
 
         func parser(_ xmlParser: XMLParser, foundCharacters string: String) {
@@ -129,7 +133,7 @@ extension XMLPathParser {
         func parser(
             _ xmlParser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
-            state.end(handle)
+            state.end()
         }
 
         /// `text` without leading and trailing XML white space (space, tab, CR, LF), without a copy when there is
