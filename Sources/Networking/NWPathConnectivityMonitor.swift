@@ -1,31 +1,19 @@
 #if canImport(Network)
+    import Dispatch
     import Network
-    import Synchronization
 
     /// A `ConnectivityMonitor` backed by the Network framework's `NWPathMonitor`.
     public final class NWPathConnectivityMonitor: ConnectivityMonitor {
         private let monitor = NWPathMonitor()
-        private let state = Mutex<
-            (
-                status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation],
-                next: UInt64
-            )
-        >((.satisfied, [:], 0))
+        private let broadcast = ConnectivityBroadcast(.satisfied)
 
         public init() {
-            monitor.pathUpdateHandler = { [weak self] path in
-                guard let self else { return }
-                let status: ConnectivityStatus =
-                    switch path.status {
-                    case .satisfied: .satisfied
-                    case .requiresConnection: .requiresConnection
-                    default: .unsatisfied
-                    }
-                let listeners = self.state.withLock { state in
-                    state.status = status
-                    return Array(state.listeners.values)
+            monitor.pathUpdateHandler = { [broadcast] path in
+                switch path.status {
+                case .satisfied: broadcast.send(.satisfied)
+                case .requiresConnection: broadcast.send(.requiresConnection)
+                default: broadcast.send(.unsatisfied)
                 }
-                for listener in listeners { listener.yield(status) }
             }
             monitor.start(queue: DispatchQueue(label: "NWPathConnectivityMonitor"))
         }
@@ -35,21 +23,11 @@
         }
 
         public var status: ConnectivityStatus {
-            get async { state.withLock { $0.status } }
+            get async { broadcast.status }
         }
 
         public func updates() -> AsyncStream<ConnectivityStatus> {
-            AsyncStream { continuation in
-                let id = state.withLock { state in
-                    defer { state.next += 1 }
-                    state.listeners[state.next] = continuation
-                    continuation.yield(state.status)
-                    return state.next
-                }
-                continuation.onTermination = { [weak self] _ in
-                    _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
-                }
-            }
+            broadcast.updates()
         }
     }
 #endif
