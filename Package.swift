@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "MoviesFeature", targets: ["MoviesFeature"]),
         .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "PlaybackTestSupport", targets: ["PlaybackTestSupport"]),
         .library(name: "TrackSearchFeature", targets: ["TrackSearchFeature"]),
         .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
     ],
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
         .target(name: "Playback", swiftSettings: settings),
+        .target(name: "PlaybackTestSupport", dependencies: ["Playback"], swiftSettings: settings),
         .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature"], swiftSettings: settings),
@@ -60,15 +62,15 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "DessertsFeatureTests", dependencies: ["DessertsFeature"], swiftSettings: settings),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback"], swiftSettings: settings),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "TrackSearchFeatureTests",
-            dependencies: ["TrackSearchFeature", "NetworkingTestSupport", "Playback"],
+            dependencies: ["TrackSearchFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "TopSongsFeatureTests",
-            dependencies: ["TopSongsFeature", "NetworkingTestSupport", "Playback"],
+            dependencies: ["TopSongsFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
@@ -77,7 +79,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "NetworkingTestSupport",
-                "StubServer", "TopSongsFeature", "TrackSearchFeature",
+                "PlaybackTestSupport", "StubServer", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),

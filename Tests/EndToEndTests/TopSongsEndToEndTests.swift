@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import Playback
+import PlaybackTestSupport
 import StubServer
 import Testing
 import TopSongsFeature
@@ -30,7 +31,7 @@ struct TopSongsEndToEndTests {
             #expect(songs[0].previewURL?.absoluteString == "\(server.baseURL)/previews/1527793042.m4a")
             #expect(songs[9].previewURL == nil, "the entry without a preview still appears")
             #expect(server.journal().first?.path == "/us/rss/topsongs/limit=25/xml")
-            let detail = SongDetailViewModel(song: songs[0], playback: PlaybackController(player: SilentPlayer()))
+            let detail = SongDetailViewModel(song: songs[0], playback: PlaybackController(player: FakeMediaPlayer()))
             #expect(detail.priceText() == "$0.69")
             #expect(detail.imageURL?.absoluteString.hasSuffix("170x170bb.png") == true)
         }
@@ -95,14 +96,4 @@ struct TopSongsEndToEndTests {
         #expect(songs.count == 27)
         #expect(second.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
     }
-}
-
-/// A `MediaPlayer` that plays nothing.
-@MainActor
-final class SilentPlayer: MediaPlayer {
-    var onEvent: (@MainActor (PlayerEvent) -> Void)?
-    func play(_ item: PlaybackItem) {}
-    func pause() {}
-    func resume() {}
-    func seekToStart() {}
 }

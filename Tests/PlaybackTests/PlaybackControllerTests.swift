@@ -1,36 +1,8 @@
 import Foundation
+import PlaybackTestSupport
 import Testing
 
 @testable import Playback
-
-/// A `MediaPlayer` that records every call and lets the test send events.
-@MainActor
-final class FakeMediaPlayer: MediaPlayer {
-    enum Call: Equatable {
-        case play(PlaybackItem)
-        case pause
-        case resume
-        case seekToStart
-    }
-
-    var onEvent: (@MainActor (PlayerEvent) -> Void)?
-    private(set) var calls: [Call] = []
-    /// Runs inside `play`, before it returns: lets a test see the controller's status at that moment.
-    var duringPlay: (() -> Void)?
-
-    func play(_ item: PlaybackItem) {
-        calls.append(.play(item))
-        duringPlay?()
-    }
-
-    func pause() { calls.append(.pause) }
-    func resume() { calls.append(.resume) }
-    func seekToStart() { calls.append(.seekToStart) }
-
-    func send(_ item: Int, _ kind: PlayerEvent.Kind) {
-        onEvent?(PlayerEvent(item: item, kind))
-    }
-}
 
 @MainActor
 struct PlaybackControllerTests {

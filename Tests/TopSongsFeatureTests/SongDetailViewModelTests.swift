@@ -1,19 +1,9 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 @testable import TopSongsFeature
-
-/// A `MediaPlayer` that records the calls it got.
-@MainActor
-final class CallRecordingPlayer: MediaPlayer {
-    var onEvent: (@MainActor (PlayerEvent) -> Void)?
-    private(set) var calls: [String] = []
-    func play(_ item: PlaybackItem) { calls.append("play \(item.url.lastPathComponent)") }
-    func pause() { calls.append("pause") }
-    func resume() { calls.append("resume") }
-    func seekToStart() { calls.append("seekToStart") }
-}
 
 @MainActor
 struct SongDetailViewModelTests {
@@ -26,7 +16,7 @@ struct SongDetailViewModelTests {
         releaseDate: "July 1, 2020", genre: "Pop")
 
     @Test func fields_areReadyForDisplay() {
-        let model = SongDetailViewModel(song: Self.song, playback: PlaybackController(player: CallRecordingPlayer()))
+        let model = SongDetailViewModel(song: Self.song, playback: PlaybackController(player: FakeMediaPlayer()))
         #expect(model.name == "Golden Hour")
         #expect(model.artist == "Mira Solano")
         #expect(model.title == "Golden Hour - Mira Solano")
@@ -40,7 +30,7 @@ struct SongDetailViewModelTests {
 
     @Test func missingFields_fallBack() {
         var song = Song(id: "1", price: Decimal(string: "1.29"), currency: "EUR")
-        let model = SongDetailViewModel(song: song, playback: PlaybackController(player: CallRecordingPlayer()))
+        let model = SongDetailViewModel(song: song, playback: PlaybackController(player: FakeMediaPlayer()))
         #expect(model.name == "Untitled")
         #expect(model.artist == "Unknown artist")
         #expect(model.title == "Untitled - Unknown artist")
@@ -48,26 +38,26 @@ struct SongDetailViewModelTests {
         #expect(!model.canPlay)
         song.currency = nil
         #expect(
-            SongDetailViewModel(song: song, playback: PlaybackController(player: CallRecordingPlayer())).priceText()
+            SongDetailViewModel(song: song, playback: PlaybackController(player: FakeMediaPlayer())).priceText()
                 == nil)
     }
 
     @Test func playTapped_playsThenPausesThePreview() {
-        let player = CallRecordingPlayer()
+        let player = FakeMediaPlayer()
         let playback = PlaybackController(player: player)
         let model = SongDetailViewModel(song: Self.song, playback: playback)
         #expect(model.playbackStatus == nil)
         model.playTapped()
         #expect(model.playbackStatus == .buffering)
-        player.onEvent?(PlayerEvent(item: 1, .started))
+        player.send(1, .started)
         #expect(model.playbackStatus == .playing)
         model.playTapped()
         #expect(model.playbackStatus == .paused)
-        #expect(player.calls == ["play 42.m4a", "pause"])
+        #expect(player.calls == [.play(PlaybackItem(id: 1, url: URL(string: "https://audio/42.m4a")!)), .pause])
     }
 
     @Test func playTapped_withoutAPreviewDoesNothing() {
-        let player = CallRecordingPlayer()
+        let player = FakeMediaPlayer()
         let model = SongDetailViewModel(song: Song(id: "1"), playback: PlaybackController(player: player))
         model.playTapped()
         #expect(player.calls.isEmpty)

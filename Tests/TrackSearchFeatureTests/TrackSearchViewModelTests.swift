@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import Playback
+import PlaybackTestSupport
 import Testing
 
 @testable import TrackSearchFeature
@@ -187,27 +188,16 @@ struct TrackSearchViewModelTests {
     }
 
     @Test func rowTapped_playsThePreviewThroughPlayback() async {
-        let player = RecordingPlayer()
+        let player = FakeMediaPlayer()
         let playback = PlaybackController(player: player)
         let client = FakeTrackSearchClient(catalog(total: 3))
         let model = TrackSearchViewModel(client: client, playback: playback)
         await model.searchTextChanged("a")?.value
         model.rowTapped(at: 1)
-        #expect(player.played == [model.rows[1].previewURL])
+        #expect(player.played == [model.rows[1].previewURL].compactMap { $0 })
         #expect(model.playbackStatus(of: model.rows[1]) == .buffering)
         #expect(model.playbackStatus(of: model.rows[0]) == nil)
         model.rowTapped(at: 99)
         #expect(player.played.count == 1)
     }
-}
-
-/// A `MediaPlayer` that only records what it was asked to play.
-@MainActor
-final class RecordingPlayer: MediaPlayer {
-    var onEvent: (@MainActor (PlayerEvent) -> Void)?
-    private(set) var played: [URL?] = []
-    func play(_ item: PlaybackItem) { played.append(item.url) }
-    func pause() {}
-    func resume() {}
-    func seekToStart() {}
 }
