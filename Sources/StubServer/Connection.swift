@@ -71,6 +71,9 @@ final class Connection {
 
     /// Reads what arrived and handles every complete request in it.
     func readable(scratch: UnsafeMutableRawBufferPointer, now: Double) {
+        // Called while not reading only for a hang-up or an error (poll reports those unasked): the client is
+        // gone, so there is no one to answer, and waiting would have poll report it again at once.
+        guard wantsRead else { return close() }
         do {
             while let count = try socket.read(into: scratch) {
                 if count == 0 {

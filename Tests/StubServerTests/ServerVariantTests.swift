@@ -116,6 +116,18 @@ struct ServerVariantTests {
         }
     }
 
+    @Test func aClientThatResetsDuringADelay_isDroppedAndOthersAreServed() async throws {
+        try await withTestServer { server, _ in
+            let leaving = try RawHTTPClient(port: server.port)
+            try leaving.send(get(search, "X-Stub-Variant: slow\r\n"))
+            leaving.reset()
+            #expect(try exchange(server, get("/albums/1")).status == 200)
+            let staying = try RawHTTPClient(port: server.port)
+            try staying.send(get(search, "X-Stub-Variant: slow\r\n"))
+            #expect(try staying.readResponse().status == 200)
+        }
+    }
+
     @Test func dropFault_closesWithoutAnAnswer() async throws {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)

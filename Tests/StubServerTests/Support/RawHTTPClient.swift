@@ -8,7 +8,7 @@ import Foundation
 
 /// A blocking loopback client that sends raw bytes and reads raw answers, for testing the server's HTTP handling.
 final class RawHTTPClient {
-    private let fd: Int32
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `127.0.0.1:port`; every read gives up after `timeout` seconds.
@@ -32,7 +32,7 @@ final class RawHTTPClient {
     }
 
     deinit {
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     enum ClientError: Error, Equatable {
@@ -41,6 +41,14 @@ final class RawHTTPClient {
         case malformed(String)
         /// A failed read, with its `errno`, such as `ECONNRESET` or `EAGAIN` after the read timeout.
         case readFailed(Int32)
+    }
+
+    /// Aborts the connection with a TCP reset (linger 0); the client is unusable afterwards.
+    func reset() {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+        fd = -1
     }
 
     func send(_ text: String) throws {
