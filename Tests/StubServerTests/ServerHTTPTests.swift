@@ -56,6 +56,36 @@ struct ServerHTTPTests {
         }
     }
 
+    @Test func aRawExchange_readsAsOnTheWire() async throws {
+        try await withTestServer { server, _ in
+            let request = """
+                POST /upload HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Content-Type: application/json\r
+                Transfer-Encoding: chunked\r
+                \r
+                7\r
+                {"a":1}\r
+                0\r
+                \r
+                GET /albums/9 HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Connection: close\r
+                \r
+
+                """
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(request)
+            let created = try client.readResponse()
+            let album = try client.readResponse()
+            #expect(created.statusLine == "HTTP/1.1 201 Created")
+            #expect(created.text == "created")
+            #expect(album.text == #"{"id":"9"}"#)
+            #expect(album.header("Connection") == "close")
+            #expect(client.readToEnd().isEmpty)
+        }
+    }
+
     @Test func bodies_arriveByContentLengthAndChunked() async throws {
         try await withTestServer { server, _ in
             let client = try RawHTTPClient(port: server.port)
