@@ -29,7 +29,8 @@ let package = Package(
         .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
     ],
     targets: [
-        .target(name: "StubServer", swiftSettings: settings),
+        .target(name: "HTTPEngine", swiftSettings: settings),
+        .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "Networking", swiftSettings: settings),
@@ -45,7 +46,8 @@ let package = Package(
         .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature"], swiftSettings: settings),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer"], swiftSettings: settings),
+        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine"], swiftSettings: settings),
+        .testTarget(name: "StubServerTests", dependencies: ["HTTPEngine", "StubServer"], swiftSettings: settings),
         .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "NetworkingTestSupport", "StubServer"],

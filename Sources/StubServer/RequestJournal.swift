@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 
 /// One request the server received, with what answered it.
 public struct JournalEntry: Sendable, Equatable, Codable {
@@ -10,7 +11,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var path: String
     /// The request target as sent.
     public var target: String
-    public var query: [HTTPRequest.QueryItem]
+    public var query: [QueryItem]
     public var headers: [Field]
     /// The body, or its first `RequestJournal.maxStoredBody` bytes when it was larger.
     public var body: Data
@@ -25,9 +26,17 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var fault: String?
 
     /// One header field, as sent.
-    public struct Field: Sendable, Equatable, Codable {
+    public typealias Field = HeaderField
+
+    /// One decoded `name=value` pair of the query string (`+` reads as a space).
+    public struct QueryItem: Sendable, Equatable, Codable {
         public var name: String
         public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The first value of the header `name`, compared case-insensitively.
@@ -80,7 +89,8 @@ struct RequestJournal {
     mutating func record(_ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?) {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path, target: request.target,
-            query: request.query, headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
+            query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
+            headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
             variant: variant, status: status, fault: fault)
         nextID += 1

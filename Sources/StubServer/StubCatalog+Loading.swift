@@ -44,7 +44,7 @@ extension StubCatalog {
             throw CatalogError(
                 root: nil, problems: [FixtureProblem(file: url.path, keyPath: "", message: "cannot read file")])
         }
-        let type = HTTPHeaders([("Content-Type", MIMEType.forFile(url.lastPathComponent))])
+        let type = [HeaderField(name: "Content-Type", value: MIMEType.forFile(url.lastPathComponent))]
         let variants = [
             "good": StubVariant(headers: type, body: [UInt8](data)),
             "bad": StubVariant(headers: type, body: Array([UInt8](data).prefix(data.count / 2))),

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 
 /// A validated set of stubs, loaded from a `MockData`-style folder or built in code.
 public struct StubCatalog: Sendable {

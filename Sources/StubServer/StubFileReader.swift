@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 
 /// Reads one API folder's `stubs.json`, collecting every problem with its key path instead of stopping at the first.
 struct StubFileReader {
@@ -62,7 +63,7 @@ struct StubFileReader {
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {
         guard let fields = object(value, at: path, known: ["method", "path", "query", "headers"]) else { return nil }
         let method = string(fields["method"], at: "\(path).method") ?? "GET"
-        if method.isEmpty || !method.utf8.allSatisfy(HTTPRequestParser.isTokenByte) || method != method.uppercased() {
+        if method.isEmpty || !method.utf8.allSatisfy(RequestDecoder.isTokenByte) || method != method.uppercased() {
             report("\(path).method", "\(method.debugDescription) is not an upper-case HTTP method")
         }
         let pathText = string(fields["path"], at: "\(path).path", required: true)
@@ -152,7 +153,7 @@ struct StubFileReader {
         if let value = fields["headers"], let headers = object(value, at: "\(path).headers", known: nil) {
             var list = HTTPHeaders()
             for name in headers.keys.sorted() {
-                guard !name.isEmpty, name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else {
+                guard !name.isEmpty, name.utf8.allSatisfy(RequestDecoder.isTokenByte) else {
                     report("\(path).headers.\(name)", "invalid header name")
                     valid = false
                     continue
@@ -327,7 +328,8 @@ private struct PartialVariant {
             headers.add("Content-Type", inferredType ?? "text/plain; charset=utf-8")
         }
         return StubVariant(
-            status: status ?? 200, headers: headers, body: body ?? [], template: template ?? false,
+            status: status ?? 200, headers: headers.map { HeaderField(name: $0.name, value: $0.value) },
+            body: body ?? [], template: template ?? false,
             delayMs: delayMs ?? 0, fault: fault)
     }
 }

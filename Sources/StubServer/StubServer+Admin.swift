@@ -1,55 +1,90 @@
 import Foundation
+import HTTPEngine
 
 extension StubServer {
-    /// Answers the admin API under `/__stub/`.
+    /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
     func adminResponse(to request: HTTPRequest) -> HTTPResponse {
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         let method = request.method == "HEAD" ? "GET" : request.method
-        let isStubRoute = parts.count == 3 && parts[0] == "stubs" && parts[2] == "variant"
-        let stub = isStubRoute ? parts[1] : ""
-        let route = isStubRoute ? "stubs/{name}/variant" : parts.joined(separator: "/")
-        switch (method, route) {
-        case ("GET", "health"):
+        let onPath = Self.adminRoutes.filter { $0.matches(parts) }
+        if let route = onPath.first(where: { $0.methods.contains(method) }) {
+            return route.handle(self, request, parts)
+        }
+        let known = Self.adminRoutes.filter { $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty }
+        return .json(
+            onPath.isEmpty ? .notFound : .methodNotAllowed,
+            AdminHelp(
+                error: "\(request.method) \(request.path) is not an admin endpoint",
+                endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
+    }
+
+    /// One admin endpoint: the methods it answers, its path (with `{name}` segments) and what it does.
+    private struct AdminRoute: CustomStringConvertible, Sendable {
+        var methods: [String]
+        var path: String
+        var handle: @Sendable (StubServer, HTTPRequest, _ parts: [String]) -> HTTPResponse
+
+        var description: String { "\(methods.joined(separator: "|")) \(path)" }
+
+        func matches(_ parts: [String]) -> Bool {
+            let pattern = path.split(separator: "/").dropFirst()
+            return pattern.count == parts.count && zip(pattern, parts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }
+    }
+
+    /// Every admin endpoint, in the order the help lists them. `PUT` and `POST` both set a variant.
+    private static let adminRoutes = [
+        AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
+            let catalog = server.catalog
             return .json(.ok, Health(status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path))
-        case ("GET", "stubs"):
-            return .json(.ok, stubList())
-        case ("PUT", "variant"), ("POST", "variant"):
-            return respond { () throws(StubServerError) in
-                try setVariant(try variantName(in: request))
-                return .json(.ok, stubList())
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(try server.variantName(in: request))
+                return .json(.ok, server.stubList())
             }
-        case ("DELETE", "variant"):
-            return respond { () throws(StubServerError) in
-                try setVariant(nil)
-                return .json(.ok, stubList())
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/variant") { server, _, _ in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(nil)
+                return .json(.ok, server.stubList())
             }
-        case ("PUT", "stubs/{name}/variant"), ("POST", "stubs/{name}/variant"):
-            return respond { () throws(StubServerError) in
-                try setVariant(try variantName(in: request), forStub: stub)
-                return .json(.ok, stubList())
+        },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/variant") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(try server.variantName(in: request), forStub: parts[1])
+                return .json(.ok, server.stubList())
             }
-        case ("DELETE", "stubs/{name}/variant"):
-            return respond { () throws(StubServerError) in
-                try setVariant(nil, forStub: stub)
-                return .json(.ok, stubList())
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/variant") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(nil, forStub: parts[1])
+                return .json(.ok, server.stubList())
             }
-        case ("GET", "journal"):
-            let entries = journal(journalQuery(request))
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/journal") { server, request, _ in
+            let entries = server.journal(server.journalQuery(request))
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
-        case ("GET", "journal/count"):
-            return .json(.ok, ["count": requestCount(journalQuery(request))])
-        case ("DELETE", "journal"):
-            clearJournal()
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/journal") { server, _, _ in
+            server.clearJournal()
             return .json(.ok, ["count": 0])
-        case ("GET", "unmatched"):
-            let entries = unmatchedRequests()
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/journal/count") { server, request, _ in
+            .json(.ok, ["count": server.requestCount(server.journalQuery(request))])
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/unmatched") { server, _, _ in
+            let entries = server.unmatchedRequests()
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
-        case ("POST", "reset"):
-            reset()
-            return .json(.ok, stubList())
-        case ("POST", "reload"):
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in
+            server.reset()
+            return .json(.ok, server.stubList())
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/reload") { server, _, _ in
             do {
-                let fresh = try reload()
+                let fresh = try server.reload()
                 return .json(.ok, Health(status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path))
             } catch let error as CatalogError {
                 return .json(
@@ -58,18 +93,8 @@ extension StubServer {
             } catch {
                 return .error(HTTPError(.conflict, "\(error)"))
             }
-        default:
-            let known = Self.adminRoutes.filter {
-                $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty
-            }
-            let status: HTTPStatus = Self.adminRoutes.contains { $0.matches(parts) } ? .methodNotAllowed : .notFound
-            return .json(
-                status,
-                AdminHelp(
-                    error: "\(request.method) \(request.path) is not an admin endpoint",
-                    endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
-        }
-    }
+        },
+    ]
 
     private func respond(_ action: () throws(StubServerError) -> HTTPResponse) -> HTTPResponse {
         do {
@@ -154,27 +179,4 @@ extension StubServer {
             var sequenceCalls: Int
         }
     }
-
-    private struct AdminRoute: CustomStringConvertible {
-        var methods: String
-        var path: String
-        var description: String { "\(methods) \(path)" }
-
-        func matches(_ parts: [String]) -> Bool {
-            let pattern = path.split(separator: "/").dropFirst()
-            return pattern.count == parts.count && zip(pattern, parts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }
-    }
-
-    private static let adminRoutes = [
-        AdminRoute(methods: "GET", path: "/__stub/health"),
-        AdminRoute(methods: "GET", path: "/__stub/stubs"),
-        AdminRoute(methods: "PUT|DELETE", path: "/__stub/variant"),
-        AdminRoute(methods: "PUT|DELETE", path: "/__stub/stubs/{name}/variant"),
-        AdminRoute(methods: "GET|DELETE", path: "/__stub/journal"),
-        AdminRoute(methods: "GET", path: "/__stub/journal/count"),
-        AdminRoute(methods: "GET", path: "/__stub/unmatched"),
-        AdminRoute(methods: "POST", path: "/__stub/reset"),
-        AdminRoute(methods: "POST", path: "/__stub/reload"),
-    ]
 }

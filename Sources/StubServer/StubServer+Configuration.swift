@@ -1,3 +1,5 @@
+import HTTPEngine
+
 extension StubServer {
     /// How a server listens, what it accepts, and where it reports each request.
     public struct Configuration: Sendable {
@@ -19,7 +21,7 @@ extension StubServer {
         public var maxConnections: Int
         /// How many recent requests the journal keeps.
         public var journalCapacity: Int
-        /// Called after each answered request, from the connection's thread.
+        /// Called after each answered request, from the server's thread.
         public var log: (@Sendable (RequestLog) -> Void)?
 
         public init(
@@ -37,6 +39,12 @@ extension StubServer {
             self.maxConnections = maxConnections
             self.journalCapacity = journalCapacity
             self.log = log
+        }
+
+        var limits: HTTPServer.Limits {
+            HTTPServer.Limits(
+                maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
+                headerTimeout: headerTimeout, maxConnections: maxConnections)
         }
     }
 
@@ -59,12 +67,5 @@ extension StubServer {
             let tenths = Int((milliseconds * 10).rounded())
             return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
         }
-    }
-}
-
-extension Duration {
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

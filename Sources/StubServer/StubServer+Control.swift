@@ -1,3 +1,5 @@
+import HTTPEngine
+
 extension StubServer {
     /// The catalog being served.
     public var catalog: StubCatalog {

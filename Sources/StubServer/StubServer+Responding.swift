@@ -1,88 +1,89 @@
-import Foundation
+import HTTPEngine
 
-extension StubServer {
-    /// How to answer one request: a response, or a fault instead, after a delay.
-    struct Reply {
-        var response: HTTPResponse
-        var stub: String?
-        var variant: String?
-        var delayMs = 0
-        var fault: StubVariant.Fault?
+extension StubServer: HTTPResponder {
+    /// Answers on the loop's thread: the admin API, or one decision of the catalog.
+    package func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
+        .now(reply(to: request))
     }
 
     /// Decides the answer to `request`: the admin API, a stub's variant, 405, or a 404 that explains the misses.
     func reply(to request: HTTPRequest) -> Reply {
         if request.path == "/__stub" || request.path.hasPrefix("/__stub/") {
-            return Reply(response: adminResponse(to: request))
+            let response = adminResponse(to: request)
+            return Reply(
+                .respond(response),
+                onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil))
         }
-        let catalog = state.withLock { $0.catalog }
-        switch catalog.match(request) {
-        case .matched(let stub, let pathParameters):
-            return reply(from: stub, to: request, pathParameters: pathParameters)
+        let decision = state.withLock { $0.decide(request) }
+        var reply = reply(for: decision, to: request)
+        reply.onFinish = logger(
+            request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
+            fault: decision.fault)
+        return reply
+    }
+
+    private func reply(for decision: StubDecision, to request: HTTPRequest) -> Reply {
+        switch decision.outcome {
+        case .answer(let stub, let variant, let name, let source, let pathParameters):
+            var headers = HTTPHeaders([
+                ("X-Stub-Name", stub.name), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
+            ])
+            if let wanted = decision.fallbackFrom {
+                headers.add(
+                    "X-Stub-Variant-Fallback",
+                    "server-wide variant \(wanted) is not defined for this stub; answered good")
+            }
+            for field in variant.headers { headers.add(field.name, field.value) }
+            var body = variant.body
+            if variant.template {
+                body = Template.render(
+                    body, baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
+            }
+            let response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
+            return Reply(Self.action(for: variant.fault, response: response), delayMs: variant.delayMs)
+        case .missingVariant(let stub, let name, let source):
+            let message =
+                "stub \(stub.name.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
+                + "variants: \(stub.variantNames.joined(separator: ", "))"
+            let headers = HTTPHeaders([("X-Stub-Name", stub.name)])
+            return Reply(.respond(.error(HTTPError(.badRequest, message), headers: headers)))
         case .methodNotAllowed(let allowed):
             let error = HTTPError(
                 .methodNotAllowed,
                 "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))")
-            record(request, stub: nil, variant: nil, status: 405)
-            return Reply(response: .error(error, headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))])))
+            return Reply(.respond(.error(error, headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))))
         case .unmatched(let closest):
-            record(request, stub: nil, variant: nil, status: 404)
             let body = UnmatchedBody(
                 error: "no stub matches \(request.method) \(request.target)", method: request.method,
-                path: request.path,
-                query: request.query, closest: closest)
-            return Reply(response: .json(.notFound, body))
+                path: request.path, query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
+                closest: closest)
+            return Reply(.respond(.json(.notFound, body)))
         }
     }
 
-    private func reply(from stub: Stub, to request: HTTPRequest, pathParameters: [String: String]) -> Reply {
-        let requested = request.headers["X-Stub-Variant"]
-        let (choice, variant) = state.withLock { state in
-            let choice = state.chooseVariant(for: stub, requested: requested)
-            let variant: StubVariant? =
-                switch choice {
-                case .chosen(let name, _): stub.variants[name]
-                case .fallback: stub.variants["good"]
-                case .missing: nil
-                }
-            let name: String? =
-                switch choice {
-                case .chosen(let name, _): name
-                case .fallback: "good"
-                case .missing: nil
-                }
-            state.journal.record(
-                request, stub: stub.name, variant: name,
-                status: variant.map { $0.fault == nil ? $0.status : nil } ?? 400,
-                fault: variant?.fault?.rawValue)
-            return (choice, variant)
+    private static func action(for fault: StubVariant.Fault?, response: HTTPResponse) -> Reply.Action {
+        switch fault {
+        case nil: .respond(response)
+        case .drop: .drop
+        case .reset: .reset
+        case .truncate: .truncate(response)
+        case .malformed: .malformed
+        case .hang: .hang
         }
-        var headers = HTTPHeaders([("X-Stub-Name", stub.name)])
-        switch choice {
-        case .missing(let name, let source):
-            let message =
-                "stub \(stub.name.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
-                + "variants: \(stub.variantNames.joined(separator: ", "))"
-            return Reply(response: .error(HTTPError(.badRequest, message), headers: headers), stub: stub.name)
-        case .chosen(let name, let source):
-            headers.add("X-Stub-Variant", name)
-            headers.add("X-Stub-Variant-Source", source)
-        case .fallback(let name):
-            headers.add("X-Stub-Variant", "good")
-            headers.add("X-Stub-Variant-Source", "fallback")
-            headers.add(
-                "X-Stub-Variant-Fallback", "server-wide variant \(name) is not defined for this stub; answered good")
+    }
+
+    /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
+    private func logger(
+        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?
+    ) -> (@Sendable (Double) -> Void)? {
+        guard let log = configuration.log else { return nil }
+        let (method, target) = (request.method, request.target)
+        return { milliseconds in
+            log(
+                RequestLog(
+                    method: method, target: target, stub: stub, variant: variant, status: status,
+                    fault: fault?.rawValue, milliseconds: milliseconds))
         }
-        guard let variant else { return Reply(response: HTTPResponse(status: .internalServerError)) }
-        for (name, value) in variant.headers { headers.add(name, value) }
-        var body = variant.body
-        if variant.template {
-            body = Template.render(
-                body, baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
-        }
-        return Reply(
-            response: HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body), stub: stub.name,
-            variant: headers["X-Stub-Variant"], delayMs: variant.delayMs, fault: variant.fault)
     }
 
     /// The base URL as the client reached the server: its `Host` header, else the listening address.
@@ -91,16 +92,12 @@ extension StubServer {
         return baseURL.absoluteString
     }
 
-    private func record(_ request: HTTPRequest, stub: String?, variant: String?, status: Int) {
-        state.withLock { $0.journal.record(request, stub: stub, variant: variant, status: status, fault: nil) }
-    }
-
     /// The body of a 404: what was asked and the stubs that came closest, field by field.
     struct UnmatchedBody: Encodable {
         var error: String
         var method: String
         var path: String
-        var query: [HTTPRequest.QueryItem]
+        var query: [JournalEntry.QueryItem]
         var closest: [StubMiss]
     }
 }

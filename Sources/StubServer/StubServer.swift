@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 import Synchronization
 
 /// An HTTP/1.1 server on loopback that answers requests from a fixture catalog.
@@ -19,9 +20,7 @@ public final class StubServer: Sendable {
     public let baseURL: URL
 
     let state: Mutex<StubState>
-    let lifecycle: Mutex<Lifecycle>
-    let wake: WakePipe
-    private let listener: Socket
+    private let engine: HTTPServer
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts serving it.
     /// - Throws: `CatalogError` for invalid fixtures, `SocketError` when the address cannot be bound.
@@ -34,21 +33,14 @@ public final class StubServer: Sendable {
     public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer
     {
         let server = try StubServer(catalog: catalog, configuration: configuration)
-        server.startLoop()
+        server.engine.start(responder: server)
         return server
     }
 
     private init(catalog: StubCatalog, configuration: Configuration) throws {
-        signal(SIGPIPE, SIG_IGN)
         self.configuration = configuration
-        listener = try Socket.listen(host: configuration.host, port: configuration.port)
-        do {
-            port = Int(try listener.localPort())
-            wake = try WakePipe()
-        } catch {
-            listener.close()
-            throw error
-        }
+        engine = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits)
+        port = engine.port
         let host = configuration.host
         let urlHost =
             switch host {
@@ -61,40 +53,13 @@ public final class StubServer: Sendable {
             StubState(
                 catalog: catalog, serverVariant: configuration.variant,
                 journal: RequestJournal(capacity: configuration.journalCapacity)))
-        lifecycle = Mutex(Lifecycle())
     }
+
+    /// Open client connections, for tests that check connections are cleaned up.
+    package var openConnections: Int { engine.openConnections }
 
     /// Stops accepting, closes every open connection, and returns once the server's thread has finished.
     public func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = lifecycle.withLock { lifecycle in
-                if lifecycle.finished { return true }
-                lifecycle.waiters.append(continuation)
-                wake.fire()
-                return false
-            }
-            if finished { continuation.resume() }
-        }
+        await engine.stop()
     }
-
-    private func startLoop() {
-        let thread = Thread { [self, listener] in
-            EventLoop(server: self, listener: listener).run()
-            let waiters = lifecycle.withLock { lifecycle in
-                lifecycle.finished = true
-                wake.close()
-                defer { lifecycle.waiters = [] }
-                return lifecycle.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
-        thread.name = "stub-server :\(port)"
-        thread.start()
-    }
-}
-
-/// Whether the server's thread has finished, and who waits for it.
-struct Lifecycle {
-    var finished = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
 }

@@ -1,8 +1,8 @@
 /// One recorded answer of a stub, or a fault that breaks the connection instead.
 public struct StubVariant: Sendable, Equatable {
     public var status: Int
-    /// Header fields to send; `Content-Type` is inferred from the body file's extension when absent.
-    public var headers: HTTPHeaders
+    /// Header fields to send, in order; `Content-Type` is inferred from the body file's extension when absent.
+    public var headers: [HeaderField]
     public var body: [UInt8]
     /// Whether `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` in the body are substituted per request.
     public var template: Bool
@@ -11,7 +11,7 @@ public struct StubVariant: Sendable, Equatable {
     public var fault: Fault?
 
     public init(
-        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], template: Bool = false,
+        status: Int = 200, headers: [HeaderField] = [], body: [UInt8] = [], template: Bool = false,
         delayMs: Int = 0, fault: Fault? = nil
     ) {
         self.status = status
@@ -20,6 +20,11 @@ public struct StubVariant: Sendable, Equatable {
         self.template = template
         self.delayMs = delayMs
         self.fault = fault
+    }
+
+    /// The first value of the header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first(named: name)
     }
 
     /// A way to fail at the transport level, as flaky networks and servers do.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 
 /// Fills `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` placeholders in a body.
 enum Template {

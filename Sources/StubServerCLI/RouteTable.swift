@@ -3,7 +3,8 @@ import StubServer
 
 /// The routes of a catalog as an aligned text table.
 enum RouteTable {
-    /// One line per stub; `choices` marks the variant each stub answers with by default with `*`.
+    /// One line per stub, with `*` on the variant it answers by default: its sequence's first, else
+    /// `serverVariant` when it has that variant, else `good`.
     static func render(_ catalog: StubCatalog, serverVariant: String?) -> String {
         let header = ["METHOD", "ROUTE", "STUB", "VARIANTS"]
         let rows = catalog.stubs.map { stub in

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 import Testing
 
 @testable import StubServer
@@ -35,11 +36,11 @@ struct StubCatalogLoadingTests {
         #expect(search.variants["slow"]?.template == true, "like inherits template")
         #expect(search.variants["truncate"]?.fault == .truncate)
         #expect(search.variants["server-error"]?.status == 503)
-        #expect(search.variants["server-error"]?.headers["Retry-After"] == "1")
-        #expect(search.variants["server-error"]?.headers["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(search.variants["server-error"]?.header("Retry-After") == "1")
+        #expect(search.variants["server-error"]?.header("Content-Type") == "text/plain; charset=utf-8")
         let any = try #require(catalog.stub(named: "search-any"))
         #expect(String(decoding: any.variants["good"]!.body, as: UTF8.self) == "{\"any\":true}\n")
-        #expect(any.variants["good"]?.headers["Content-Type"] == "application/json")
+        #expect(any.variants["good"]?.header("Content-Type") == "application/json")
         #expect(catalog.stub(named: "flaky")?.sequence == ["server-error", "server-error", "good"])
     }
 
@@ -159,6 +160,6 @@ struct StubCatalogLoadingTests {
             return
         }
         #expect(stub.variants["good"]?.body == Array("{}".utf8))
-        #expect(stub.variants["good"]?.headers["Content-Type"] == "application/json")
+        #expect(stub.variants["good"]?.header("Content-Type") == "application/json")
     }
 }

@@ -1,3 +1,4 @@
+import HTTPEngine
 import Testing
 
 @testable import StubServer

@@ -5,7 +5,7 @@
 #endif
 
 /// Bytes waiting to be written to a socket, kept as the chunks they came in so that bodies are never copied;
-/// a flush hands up to 16 chunks to one `writev`.
+/// a flush hands up to 16 chunks to one `sendmsg` (`writev` on Darwin).
 struct OutputQueue {
     private var chunks: [[UInt8]] = []
     /// Bytes of `chunks[0]` already written.
@@ -31,7 +31,7 @@ struct OutputQueue {
             var vectors: [iovec] = []
             vectors.reserveCapacity(16)
             let written = try Self.withVectors(chunks.prefix(16), offset: offset, &vectors) { vectors in
-                try socket.writev(vectors)
+                try socket.send(vectors)
             }
             guard written > 0 else { return }
             consume(written)

@@ -1,14 +1,14 @@
 /// HTTP header fields in arrival order, looked up case-insensitively.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
+package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// The fields as received: names keep their spelling.
-    public private(set) var fields: [(name: String, value: String)]
+    package private(set) var fields: [(name: String, value: String)]
 
-    public init(_ fields: [(name: String, value: String)] = []) {
+    package init(_ fields: [(name: String, value: String)] = []) {
         self.fields = fields
     }
 
     /// The first value of the field `name`, compared case-insensitively.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         for field in fields where field.name.caseInsensitiveEquals(name) {
             return field.value
         }
@@ -16,36 +16,36 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Every value of the field `name`, in order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))
     }
 
     /// Replaces every field `name` with one field holding `value`.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         fields.append((name, value))
     }
 
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 }
 
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names and tokens compare.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
@@ -54,6 +54,16 @@ extension String {
 }
 
 @inline(__always)
-func asciiLowercase(_ byte: UInt8) -> UInt8 {
+package func asciiLowercase(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    package func trimmingWhitespace() -> String {
+        var bytes = Substring(self).utf8[...]
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

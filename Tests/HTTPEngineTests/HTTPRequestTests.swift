@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StubServer
+@testable import HTTPEngine
 
 struct HTTPRequestTests {
     @Test(arguments: [

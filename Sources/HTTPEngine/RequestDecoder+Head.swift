@@ -1,40 +1,48 @@
-import Foundation
+extension RequestDecoder {
+    static let cr: UInt8 = 0x0D
+    static let lf: UInt8 = 0x0A
 
-/// Parses HTTP/1.x request heads and bodies from buffered bytes, strictly (RFC 9112).
-struct HTTPRequestParser {
-    /// Most bytes a request line plus header fields may take (answered with 431 beyond).
-    var maxHeaderBytes: Int
-    /// Most bytes a request body may take (answered with 413 beyond).
-    var maxBodyBytes: Int
-
-    /// Finds the blank line ending a head that starts at `start`.
-    /// - Returns: the index just past the blank line, or nil if it has not arrived yet.
-    func headEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        let end = bytes.count
-        while index < end {
-            guard bytes[index] == 0x0A else {
-                index += 1
-                continue
+    /// Scans for the blank line ending the head, resuming where the last call stopped, and parses the head.
+    /// - Returns: the request without its body, or nil when the head has not all arrived.
+    mutating func decodeHead() throws(HTTPError) -> HTTPRequest? {
+        var index = scan
+        defer { scan = index }
+        while index < buffer.count {
+            let byte = buffer[index]
+            if index > lineStart, buffer[index - 1] == Self.cr, byte != Self.lf {
+                throw HTTPError(.badRequest, "bare CR in the request head; lines end with CRLF")
             }
-            // A line ends here; the head ends if the next line is empty (LF or CRLF).
-            if index + 1 < end && bytes[index + 1] == 0x0A { return index + 2 }
-            if index + 2 < end && bytes[index + 1] == 0x0D && bytes[index + 2] == 0x0A { return index + 3 }
+            if byte == Self.lf {
+                guard index > lineStart, buffer[index - 1] == Self.cr else {
+                    throw HTTPError(.badRequest, "bare LF in the request head; lines end with CRLF")
+                }
+                if index - 1 == lineStart {
+                    if let requestLineStart {
+                        let request = try Self.parseHead(buffer[requestLineStart..<lineStart])
+                        index += 1
+                        start = index
+                        lineStart = index
+                        self.requestLineStart = nil
+                        return request
+                    }
+                    // An empty line before the request line, as some clients send after a body: ignored.
+                } else if requestLineStart == nil {
+                    requestLineStart = lineStart
+                }
+                lineStart = index + 1
+            }
             index += 1
+            if index - start > maxHeaderBytes {
+                throw HTTPError(.headerFieldsTooLarge, "request line and headers exceed \(maxHeaderBytes) bytes")
+            }
         }
         return nil
     }
 
-    /// Parses a complete head (request line, fields, blank line).
-    /// - Throws: `HTTPError` with 400, 431, 501 or 505 and what was wrong.
-    func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPRequestHead {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            line.last == 0x0D ? line.dropLast() : line
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let requestLine = lines.first, !requestLine.isEmpty else {
-            throw HTTPError(.badRequest, "empty request line")
-        }
+    /// Parses a head's lines, each ending in CRLF, without the blank line.
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPRequest {
+        let lines = bytes.split(separator: lf, omittingEmptySubsequences: false).dropLast().map { $0.dropLast() }
+        guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request line") }
         let (method, target, minorVersion) = try parseRequestLine(requestLine)
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
@@ -45,18 +53,22 @@ struct HTTPRequestParser {
         if minorVersion == 1 && hosts.count != 1 {
             throw HTTPError(.badRequest, hosts.isEmpty ? "missing Host header" : "more than one Host header")
         }
-        return HTTPRequestHead(
-            method: method, target: target, minorVersion: minorVersion, headers: headers,
-            framing: try framing(of: headers))
+        if method == "CONNECT" {
+            throw HTTPError(.notImplemented, "CONNECT is not supported: this server is not a proxy")
+        }
+        if target == "*" && method != "OPTIONS" {
+            throw HTTPError(.badRequest, "the target * is only allowed with OPTIONS, not \(method)")
+        }
+        return try HTTPRequest(method: method, target: target, minorVersion: minorVersion, headers: headers)
     }
 
-    private func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String, Int) {
+    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String, Int) {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
         let text = String(decoding: line, as: UTF8.self)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw HTTPError(.badRequest, "malformed request line: \(text.debugDescription)")
         }
-        guard parts[0].allSatisfy(Self.isTokenByte) else {
+        guard parts[0].allSatisfy(isTokenByte) else {
             throw HTTPError(.badRequest, "invalid method in request line: \(text.debugDescription)")
         }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -68,7 +80,10 @@ struct HTTPRequestParser {
         case "HTTP/1.1": minor = 1
         case "HTTP/1.0": minor = 0
         default:
-            if version.hasPrefix("HTTP/"), version.count == 8 {
+            let digits = version.utf8.dropFirst(5)
+            if version.hasPrefix("HTTP/"), digits.count == 3, digits.dropFirst().first == UInt8(ascii: "."),
+                digits.allSatisfy({ $0 == UInt8(ascii: ".") || ($0 >= 0x30 && $0 <= 0x39) })
+            {
                 throw HTTPError(.versionNotSupported, "\(version) is not supported; use HTTP/1.1")
             }
             throw HTTPError(.badRequest, "malformed HTTP version in request line: \(text.debugDescription)")
@@ -76,7 +91,8 @@ struct HTTPRequestParser {
         return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), minor)
     }
 
-    private func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String) {
+    /// Parses one field line: a token name, a colon, and a value without control characters.
+    static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String) {
         let text = String(decoding: line, as: UTF8.self)
         if line.first == 0x20 || line.first == 0x09 {
             throw HTTPError(.badRequest, "obsolete line folding in header: \(text.debugDescription)")
@@ -85,7 +101,7 @@ struct HTTPRequestParser {
             throw HTTPError(.badRequest, "header line without a colon: \(text.debugDescription)")
         }
         let name = line[line.startIndex..<colon]
-        guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+        guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
             throw HTTPError(.badRequest, "invalid header name: \(text.debugDescription)")
         }
         var value = line[(colon + 1)...]
@@ -97,16 +113,18 @@ struct HTTPRequestParser {
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
-    private func framing(of headers: HTTPHeaders) throws(HTTPError) -> HTTPRequestHead.BodyFraming {
-        let encodings = headers.values("Transfer-Encoding")
-        let lengths = headers.values("Content-Length")
+    /// How the request's body is delimited: chunked, by `Content-Length`, or not at all.
+    static func framing(of request: HTTPRequest, maxBodyBytes: Int) throws(HTTPError) -> Framing {
+        let encodings = request.headers.values("Transfer-Encoding")
+        let lengths = request.headers.values("Content-Length")
         if !encodings.isEmpty {
             guard lengths.isEmpty else {
                 throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length are set")
             }
-            let codings = encodings.flatMap { $0.split(separator: ",") }.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            guard request.minorVersion == 1 else {
+                throw HTTPError(.badRequest, "Transfer-Encoding in an HTTP/1.0 request; send Content-Length")
             }
+            let codings = encodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }
             guard codings == ["chunked"] else {
                 throw HTTPError(
                     .notImplemented,
@@ -116,7 +134,7 @@ struct HTTPRequestParser {
         }
         let values = Set(
             lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmingWhitespace()
             })
         guard let value = values.first else { return .none }
         guard values.count == 1, !value.isEmpty, value.utf8.count <= 18,
@@ -133,7 +151,7 @@ struct HTTPRequestParser {
     }
 
     /// Whether `byte` may appear in a token (method, header name): RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),

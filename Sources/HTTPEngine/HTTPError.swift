@@ -1,41 +1,41 @@
 /// A request the server refuses, with the status to answer and a message a person can act on.
-public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var status: HTTPStatus
-    public var message: String
+package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var status: HTTPStatus
+    package var message: String
 
-    public init(_ status: HTTPStatus, _ message: String) {
+    package init(_ status: HTTPStatus, _ message: String) {
         self.status = status
         self.message = message
     }
 
-    public var description: String { "\(status.code) \(status.reason): \(message)" }
+    package var description: String { "\(status.code) \(status.reason): \(message)" }
 }
 
 /// An HTTP status code and its reason phrase.
-public struct HTTPStatus: Equatable, Hashable, Sendable {
-    public var code: Int
+package struct HTTPStatus: Equatable, Hashable, Sendable {
+    package var code: Int
 
-    public init(_ code: Int) {
+    package init(_ code: Int) {
         self.code = code
     }
 
-    public static let ok = HTTPStatus(200)
-    public static let badRequest = HTTPStatus(400)
-    public static let notFound = HTTPStatus(404)
-    public static let methodNotAllowed = HTTPStatus(405)
-    public static let requestTimeout = HTTPStatus(408)
-    public static let conflict = HTTPStatus(409)
-    public static let contentTooLarge = HTTPStatus(413)
-    public static let uriTooLong = HTTPStatus(414)
-    public static let unprocessableContent = HTTPStatus(422)
-    public static let headerFieldsTooLarge = HTTPStatus(431)
-    public static let internalServerError = HTTPStatus(500)
-    public static let notImplemented = HTTPStatus(501)
-    public static let serviceUnavailable = HTTPStatus(503)
-    public static let versionNotSupported = HTTPStatus(505)
+    package static let ok = HTTPStatus(200)
+    package static let badRequest = HTTPStatus(400)
+    package static let notFound = HTTPStatus(404)
+    package static let methodNotAllowed = HTTPStatus(405)
+    package static let requestTimeout = HTTPStatus(408)
+    package static let conflict = HTTPStatus(409)
+    package static let contentTooLarge = HTTPStatus(413)
+    package static let uriTooLong = HTTPStatus(414)
+    package static let unprocessableContent = HTTPStatus(422)
+    package static let headerFieldsTooLarge = HTTPStatus(431)
+    package static let internalServerError = HTTPStatus(500)
+    package static let notImplemented = HTTPStatus(501)
+    package static let serviceUnavailable = HTTPStatus(503)
+    package static let versionNotSupported = HTTPStatus(505)
 
     /// The standard reason phrase, or `Status` for codes without one.
-    public var reason: String {
+    package var reason: String {
         Self.reasons[code] ?? "Status"
     }
 

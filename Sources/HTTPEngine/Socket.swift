@@ -4,12 +4,12 @@
     import Darwin
 #endif
 
-/// A blocking stream socket: a thin wrapper over a POSIX file descriptor.
+/// A non-blocking stream socket: a thin wrapper over a POSIX file descriptor.
 struct Socket: Sendable, Hashable {
     let fd: Int32
 
     /// Opens a listening TCP socket on `host:port`; port 0 picks an ephemeral port.
-    static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws -> Socket {
+    static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SocketError) -> Socket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Socket.streamType
@@ -42,7 +42,7 @@ struct Socket: Sendable, Hashable {
     }
 
     /// The port this socket is bound to.
-    func localPort() throws -> UInt16 {
+    func localPort() throws(SocketError) -> UInt16 {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {
@@ -97,12 +97,12 @@ struct Socket: Sendable, Hashable {
     /// Writes what the socket takes now from the buffers, in order, with one system call.
     /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
     /// - Throws: `SocketError` when the connection failed.
-    func writev(_ vectors: [iovec]) throws -> Int {
+    func send(_ vectors: [iovec]) throws -> Int {
         while true {
-            let count = vectors.withUnsafeBufferPointer { posixWritev(fd, $0.baseAddress, Int32($0.count)) }
+            let count = vectors.withUnsafeBufferPointer { posixSendVectors(fd, $0.baseAddress, Int32($0.count)) }
             if count >= 0 { return count }
             if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
-            if errno != EINTR { throw SocketError("writev") }
+            if errno != EINTR { throw SocketError("sendmsg") }
         }
     }
 

@@ -1,32 +1,30 @@
-import Foundation
-
 /// A parsed HTTP/1.x request as the server received it.
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// The method token, such as `GET`.
-    public var method: String
+    package var method: String
     /// The request target exactly as sent, such as `/search?term=a+b`.
-    public var target: String
+    package var target: String
     /// The percent-decoded path, such as `/search`.
-    public var path: String
+    package var path: String
     /// The decoded query items in order (`+` reads as a space).
-    public var query: [QueryItem]
+    package var query: [QueryItem]
     /// The minor HTTP version: 1 for HTTP/1.1, 0 for HTTP/1.0.
-    public var minorVersion: Int
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var minorVersion: Int
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
     /// One decoded `name=value` pair of the query string.
-    public struct QueryItem: Sendable, Equatable, Codable {
-        public var name: String
-        public var value: String
+    package struct QueryItem: Sendable, Equatable, Codable {
+        package var name: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(
+    package init(
         method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) throws(HTTPError) {
         self.method = method
@@ -38,21 +36,21 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The first value of the query item `name`.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
 
     /// Whether the connection stays open after the answer, by the version's default and `Connection`.
-    var keepAlive: Bool {
+    package var keepAlive: Bool {
         let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            $0.trimmingWhitespace().lowercased()
         }
         if tokens.contains("close") { return false }
         return minorVersion >= 1 || tokens.contains("keep-alive")
     }
 
     /// Splits a request target into a decoded path and query items.
-    static func split(target: String) throws(HTTPError) -> (String, [QueryItem]) {
+    package static func split(target: String) throws(HTTPError) -> (String, [QueryItem]) {
         var rest = Substring(target)
         if target == "*" { return ("*", []) }
         for scheme in ["http://", "https://"] where rest.lowercased().hasPrefix(scheme) {
@@ -88,7 +86,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// Decodes `%XX` escapes (and `+` as a space in query components); nil for a bad escape or invalid UTF-8.
-    static func percentDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+    package static func percentDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
         let utf8 = text.utf8
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)

@@ -1,0 +1,65 @@
+/// An answer the server writes: status, header fields and body.
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: HTTPStatus
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+
+    package init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON error answer, `{"error": message}`, with the error's status.
+    package static func error(_ error: HTTPError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        let body = "{\n  \"error\" : \"\(jsonEscaped(error.message))\"\n}\n"
+        return HTTPResponse(status: error.status, headers: headers, body: Array(body.utf8))
+    }
+
+    /// The status line and header fields on the wire: the given fields plus `Date`, `Content-Length` (of
+    /// `contentLength`, else the body), a `Content-Type` when none is given and, when closing,
+    /// `Connection: close`; then the blank line. With `chunked`, `Transfer-Encoding: chunked` replaces the length.
+    package func head(date: String, keepAlive: Bool, contentLength: Int? = nil, chunked: Bool = false) -> [UInt8] {
+        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\n"
+        head += chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(contentLength ?? body.count)\r\n"
+        if headers["Content-Type"] == nil {
+            head += "Content-Type: application/octet-stream\r\n"
+        }
+        for (name, value) in headers
+        where !name.caseInsensitiveEquals("Content-Length") && !name.caseInsensitiveEquals("Transfer-Encoding") {
+            head += "\(name): \(value)\r\n"
+        }
+        if !keepAlive {
+            head += "Connection: close\r\n"
+        }
+        head += "\r\n"
+        return Array(head.utf8)
+    }
+
+    /// The whole answer on the wire, head and body.
+    package func serialized(date: String, keepAlive: Bool) -> [UInt8] {
+        head(date: date, keepAlive: keepAlive) + body
+    }
+}
+
+/// `text` as the content of a JSON string: quotes, backslashes and control characters escaped.
+package func jsonEscaped(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": escaped += "\\\""
+        case "\\": escaped += "\\\\"
+        case "\n": escaped += "\\n"
+        case "\r": escaped += "\\r"
+        case "\t": escaped += "\\t"
+        case "\u{0}"..."\u{1F}", "\u{7F}":
+            let hex = String(scalar.value, radix: 16)
+            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return escaped
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// An HTTP/1.1 server on one I/O thread: it listens, decodes requests, asks its responder, and writes replies.
+///
+/// It knows nothing of what it serves: limits come in as a value, requests go out to an `HTTPResponder`.
+package final class HTTPServer: Sendable {
+    /// What a server accepts and how long it waits.
+    package struct Limits: Sendable {
+        /// Most bytes of request line plus headers; beyond that the answer is 431.
+        package var maxHeaderBytes: Int
+        /// Most bytes of a request body; beyond that the answer is 413.
+        package var maxBodyBytes: Int
+        /// How long a keep-alive connection may wait for its next request before it is closed.
+        package var idleTimeout: Duration
+        /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
+        package var headerTimeout: Duration
+        /// Most open connections; more are answered 503 and closed.
+        package var maxConnections: Int
+
+        package init(
+            maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
+            headerTimeout: Duration = .seconds(10), maxConnections: Int = 512
+        ) {
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.idleTimeout = idleTimeout
+            self.headerTimeout = headerTimeout
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// The port listened on (the real one when 0 was asked for).
+    package let port: Int
+    private let listener: Socket
+    private let limits: Limits
+    private let channel: LoopChannel
+    private let lifecycle = Mutex(Lifecycle())
+
+    /// Binds `host:port` (port 0: an ephemeral port); serving starts with `start(responder:)`.
+    /// - Throws: `SocketError` when the address cannot be bound.
+    package init(host: String, port: UInt16, limits: Limits) throws(SocketError) {
+        listener = try Socket.listen(host: host, port: port)
+        do {
+            self.port = Int(try listener.localPort())
+            channel = try LoopChannel()
+        } catch {
+            listener.close()
+            throw error
+        }
+        self.limits = limits
+    }
+
+    /// Open client connections.
+    package var openConnections: Int { channel.openConnections.load(ordering: .relaxed) }
+
+    /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
+    package func start(responder: some HTTPResponder) {
+        let (listener, limits, channel) = (listener, limits, channel)
+        LoopThread.start(name: "http :\(port)") { [self] in
+            EventLoop(listener: listener, limits: limits, responder: responder, channel: channel).run()
+            let waiters = lifecycle.withLock { lifecycle in
+                lifecycle.finished = true
+                defer { lifecycle.waiters = [] }
+                return lifecycle.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Stops accepting, closes every open connection, and returns once the I/O thread has finished.
+    package func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = lifecycle.withLock { lifecycle in
+                if lifecycle.finished { return true }
+                lifecycle.waiters.append(continuation)
+                return false
+            }
+            if finished { continuation.resume() } else { channel.requestStop() }
+        }
+    }
+
+    /// Whether the I/O thread has finished, and who waits for it.
+    private struct Lifecycle {
+        var finished = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+}
+
+extension Duration {
+    /// The whole milliseconds of this duration.
+    package var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// What the loop shares with other threads: replies posted by promises and the request to stop (each wakes
+/// the loop), and the number of open connections.
+final class LoopChannel: Sendable {
+    let waker: Waker
+    let openConnections = Atomic<Int>(0)
+    private let deliveries = Mutex<[ReplyPromise.Delivery]>([])
+    private let stopping = Atomic<Bool>(false)
+
+    init() throws(SocketError) {
+        waker = try Waker()
+    }
+
+    deinit {
+        // Closed only when no promise can post any more: a closed descriptor's number may be reused.
+        waker.close()
+    }
+
+    func post(_ delivery: ReplyPromise.Delivery) {
+        deliveries.withLock { $0.append(delivery) }
+        waker.wake()
+    }
+
+    /// Everything posted so far, oldest first.
+    func take() -> [ReplyPromise.Delivery] {
+        waker.drain()
+        return deliveries.withLock { deliveries in
+            defer { deliveries = [] }
+            return deliveries
+        }
+    }
+
+    func requestStop() {
+        stopping.store(true, ordering: .releasing)
+        waker.wake()
+    }
+
+    var stopRequested: Bool { stopping.load(ordering: .acquiring) }
+}

@@ -1,0 +1,31 @@
+#if canImport(Darwin)
+    import Darwin
+
+    extension Socket {
+        static let streamType = SOCK_STREAM
+        static let sendFlags: Int32 = 0
+
+        /// `SO_NOSIGPIPE`: a peer that hung up yields `EPIPE`, not a `SIGPIPE` that kills the process.
+        func disableSigPipe() {
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    func posixListen(_ fd: Int32, _ backlog: Int32) -> Int32 { Darwin.listen(fd, backlog) }
+    func posixAccept(
+        _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?
+    ) -> Int32 {
+        Darwin.accept(fd, address, length)
+    }
+    func posixShutdown(_ fd: Int32, _ how: Int32) -> Int32 { Darwin.shutdown(fd, how) }
+    /// Writes the buffers in order with one `writev`; `SO_NOSIGPIPE` on the socket stands in for `MSG_NOSIGNAL`.
+    func posixSendVectors(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
+        Darwin.writev(fd, vectors, count)
+    }
+    func posixClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+    func posixRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Darwin.read(fd, bytes, count)
+    }
+    func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.write(fd, bytes, count) }
+#endif

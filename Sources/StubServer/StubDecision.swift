@@ -1,0 +1,76 @@
+import HTTPEngine
+
+/// What the server decided for one request, under one lock: what answers it and what the journal recorded.
+struct StubDecision {
+    var outcome: Outcome
+    /// The status recorded and logged; nil for a fault that sends none.
+    var status: Int?
+    var fault: StubVariant.Fault?
+    /// The server-wide variant this stub lacks, when `good` answered in its place.
+    var fallbackFrom: String?
+
+    enum Outcome {
+        /// A stub answers with one of its variants.
+        case answer(Stub, variant: StubVariant, name: String, source: String, pathParameters: [String: String])
+        /// A request header or per-stub choice named a variant the stub lacks.
+        case missingVariant(Stub, name: String, source: String)
+        /// A stub has the path but not the method.
+        case methodNotAllowed(allowed: [String])
+        /// No stub matched; the closest ones, field by field.
+        case unmatched(closest: [StubMiss])
+    }
+
+    var stubName: String? {
+        switch outcome {
+        case .answer(let stub, _, _, _, _), .missingVariant(let stub, _, _): stub.name
+        case .methodNotAllowed, .unmatched: nil
+        }
+    }
+
+    var variantName: String? {
+        if case .answer(_, _, let name, _, _) = outcome { return name }
+        return nil
+    }
+}
+
+extension StubState {
+    /// Matches `request`, chooses the variant (moving a sequence on), and records the request in the journal.
+    mutating func decide(_ request: HTTPRequest) -> StubDecision {
+        let decision: StubDecision
+        switch catalog.match(request) {
+        case .matched(let stub, let pathParameters):
+            decision = decideVariant(of: stub, for: request, pathParameters: pathParameters)
+        case .methodNotAllowed(let allowed):
+            decision = StubDecision(outcome: .methodNotAllowed(allowed: allowed), status: 405)
+        case .unmatched(let closest):
+            decision = StubDecision(outcome: .unmatched(closest: closest), status: 404)
+        }
+        journal.record(
+            request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
+            fault: decision.fault?.rawValue)
+        return decision
+    }
+
+    private mutating func decideVariant(of stub: Stub, for request: HTTPRequest, pathParameters: [String: String])
+        -> StubDecision
+    {
+        let (name, source): (String, String)
+        var fallbackFrom: String?
+        switch chooseVariant(for: stub, requested: request.headers["X-Stub-Variant"]) {
+        case .chosen(let chosen, let chosenSource):
+            (name, source) = (chosen, chosenSource)
+        case .fallback(let wanted):
+            (name, source) = ("good", "fallback")
+            fallbackFrom = wanted
+        case .missing(let missing, let missingSource):
+            return StubDecision(outcome: .missingVariant(stub, name: missing, source: missingSource), status: 400)
+        }
+        guard let variant = stub.variants[name] else {
+            // Validation guarantees `good` and every sequence entry; a stub built otherwise says so.
+            return StubDecision(outcome: .missingVariant(stub, name: name, source: "the catalog"), status: 400)
+        }
+        return StubDecision(
+            outcome: .answer(stub, variant: variant, name: name, source: source, pathParameters: pathParameters),
+            status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom)
+    }
+}
