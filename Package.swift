@@ -46,8 +46,11 @@ let package = Package(
         .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature"], swiftSettings: settings),
-        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine"], swiftSettings: settings),
-        .testTarget(name: "StubServerTests", dependencies: ["HTTPEngine", "StubServer"], swiftSettings: settings),
+        .target(name: "RawHTTPClient", path: "Tests/RawHTTPClient", swiftSettings: settings),
+        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
+        .testTarget(
+            name: "StubServerTests", dependencies: ["HTTPEngine", "RawHTTPClient", "StubServer"], swiftSettings: settings
+        ),
         .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "NetworkingTestSupport", "StubServer"],

@@ -261,10 +261,12 @@ struct ConnectionStateMachine {
             if let following = pieces.first { nextAt += Double(following.pauseMs) }
         }
         guard pieces.isEmpty else {
+            if !actions.isEmpty { outputPending = true }
             state = .streaming(nextAt: nextAt)
             return actions
         }
         if chunked { actions.append(.send(.lastChunk)) }
+        if !actions.isEmpty { outputPending = true }
         held = nil
         state = .awaitingReply
         return actions + finish(reply, now: now, keepAlive: current.keepAlive)

@@ -1,4 +1,5 @@
 import Foundation
+import RawHTTPClient
 import Testing
 
 @testable import StubServer

@@ -1,4 +1,5 @@
 import Foundation
+import RawHTTPClient
 import StubServer
 
 /// The fixtures most server tests run against: one API folder exercising every matcher, variant and fault.

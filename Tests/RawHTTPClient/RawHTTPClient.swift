@@ -7,13 +7,17 @@ import Foundation
 #endif
 
 /// A blocking loopback client that sends raw bytes and reads raw answers, for testing the server's HTTP handling.
-final class RawHTTPClient {
+public final class RawHTTPClient {
     private var fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; every read gives up after `timeout` seconds.
-    init(port: Int, timeout: Int = 5) throws {
+    /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
+    public init(port: Int, timeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(streamType), 0)
+        var value = timeval(tv_sec: timeout, tv_usec: 0)
+        // On Linux the send timeout also bounds connect.
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -27,15 +31,13 @@ final class RawHTTPClient {
             close(fd)
             throw ClientError.connectFailed(errno)
         }
-        var value = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit {
         if fd >= 0 { close(fd) }
     }
 
-    enum ClientError: Error, Equatable {
+    public enum ClientError: Error, Equatable {
         case connectFailed(Int32)
         case closedEarly(received: String)
         case malformed(String)
@@ -44,18 +46,18 @@ final class RawHTTPClient {
     }
 
     /// Aborts the connection with a TCP reset (linger 0); the client is unusable afterwards.
-    func reset() {
+    public func reset() {
         var value = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
         close(fd)
         fd = -1
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
@@ -65,7 +67,7 @@ final class RawHTTPClient {
     }
 
     /// Reads one response: head, then a body by `Content-Length` (none for 1xx, 204, 304 or `head: true`).
-    func readResponse(head: Bool = false) throws -> RawResponse {
+    public func readResponse(head: Bool = false) throws -> RawResponse {
         while true {
             if let end = headEnd() {
                 let text = String(decoding: buffer[..<end], as: UTF8.self)
@@ -90,14 +92,14 @@ final class RawHTTPClient {
     }
 
     /// Reads until the server closes; returns everything not yet consumed. A reset also ends the stream.
-    func readToEnd() -> [UInt8] {
+    public func readToEnd() -> [UInt8] {
         while (try? fill()) == true {}
         defer { buffer = [] }
         return buffer
     }
 
     /// Whether the server ended the connection with a TCP reset.
-    func readEndsWithReset() -> Bool {
+    public func readEndsWithReset() -> Bool {
         while true {
             do {
                 guard try fill() else { return false }
@@ -130,13 +132,13 @@ final class RawHTTPClient {
 }
 
 /// A response as read off the wire.
-struct RawResponse {
-    var statusLine: String
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8] = []
+public struct RawResponse {
+    public var statusLine: String
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8] = []
 
-    init(head: String) throws {
+    public init(head: String) throws {
         let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let status = Int(first.dropFirst(9).prefix(3))
         else {
@@ -150,14 +152,14 @@ struct RawResponse {
         }
     }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body decoded as a JSON object.
-    func json() throws -> [String: Any] {
+    public func json() throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
     }
 }

@@ -1,0 +1,297 @@
+import Testing
+
+@testable import HTTPEngine
+
+/// The connection's phases and timers, driven by hand with a clock the test steps: no sockets, no sleeping.
+struct ConnectionStateMachineTests {
+    typealias Machine = ConnectionStateMachine
+
+    static let timeouts = Machine.Timeouts(idle: 30_000, header: 10_000, linger: 1000)
+    static let ok = HTTPResponse(status: .ok, body: Array("ok".utf8))
+    static func reply(_ action: Reply.Action, delayMs: Int = 0) -> Reply {
+        Reply(action, delayMs: delayMs, onFinish: { _ in })
+    }
+
+    /// Where a connection can be, each reached from a new connection at time 0.
+    enum Start: String, CaseIterable, CustomTestStringConvertible {
+        case idle, partial, awaiting, delaying, streaming, hanging, lingering, closing, closed
+        var testDescription: String { rawValue }
+
+        func machine() -> Machine {
+            var machine = Machine(timeouts: ConnectionStateMachineTests.timeouts, now: 0)
+            switch self {
+            case .idle:
+                break
+            case .partial:
+                _ = machine.inputExhausted(partial: true, now: 0)
+            case .awaiting:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+            case .delaying:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+                _ = machine.replyReady(reply(.respond(ok), delayMs: 100), now: 0)
+            case .streaming:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+                let pieces = [Reply.BodyPiece([1, 2, 3], pauseMs: 10), Reply.BodyPiece([4, 5, 6, 7], pauseMs: 10)]
+                _ = machine.replyReady(reply(.stream(ok, pieces: pieces, chunked: false)), now: 0)
+            case .hanging:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+                _ = machine.replyReady(reply(.hang), now: 0)
+            case .lingering:
+                _ = machine.decodeFailed(HTTPError(.badRequest, "bad"), now: 0)
+            case .closing:
+                machine.requestDecoded(keepAlive: false, isHead: false, now: 0)
+                _ = machine.replyReady(reply(.respond(ok)), now: 0)
+            case .closed:
+                _ = machine.failed()
+            }
+            return machine
+        }
+    }
+
+    /// What can happen to a connection; timers fire at the machine's own deadline (or much later without one).
+    enum Event: String, CaseIterable, CustomTestStringConvertible {
+        case bytesArrived, inputExhausted, continueExpected, requestDecoded, replyReady, decodeFailed, peerClosed
+        case outputDrained, failed, timerFired
+        var testDescription: String { rawValue }
+
+        func apply(to machine: inout Machine) -> [ConnectionAction] {
+            let now = 5.0
+            switch self {
+            case .bytesArrived:
+                machine.bytesArrived(now: now)
+                return []
+            case .inputExhausted: return machine.inputExhausted(partial: true, now: now)
+            case .continueExpected: return machine.continueExpected()
+            case .requestDecoded:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: now)
+                return []
+            case .replyReady: return machine.replyReady(reply(.respond(ok)), now: now)
+            case .decodeFailed: return machine.decodeFailed(HTTPError(.badRequest, "bad"), now: now)
+            case .peerClosed: return machine.peerClosed()
+            case .outputDrained: return machine.outputDrained(now: now)
+            case .failed: return machine.failed()
+            case .timerFired: return machine.timerFired(now: machine.deadline ?? 100_000)
+            }
+        }
+    }
+
+    static func describe(_ state: Machine.State) -> String {
+        switch state {
+        case .reading(let started): started.map { "reading(\(Int($0)))" } ?? "reading"
+        case .awaitingReply: "awaiting"
+        case .delaying(let until): "delaying(\(Int(until)))"
+        case .streaming(let nextAt): "streaming(\(Int(nextAt)))"
+        case .hanging: "hanging"
+        case .lingering(let until): "lingering(\(Int(until)))"
+        case .closingAfterFlush: "closing"
+        case .closed: "closed"
+        }
+    }
+
+    /// Every (state, event) pair: the actions, then the state after, as `action, action -> state`.
+    static let expected: [Start: [Event: String]] = [
+        .idle: [
+            .bytesArrived: "-> reading", .inputExhausted: "-> reading(5)", .continueExpected: "send 100 -> reading",
+            .requestDecoded: "-> awaiting", .replyReady: "-> reading",
+            .decodeFailed: "send error 400 -> lingering(1005)",
+            .peerClosed: "-> reading", .outputDrained: "-> reading", .failed: "close -> closed",
+            .timerFired: "close -> closed",
+        ],
+        .partial: [
+            .bytesArrived: "-> reading(0)", .inputExhausted: "-> reading(0)",
+            .continueExpected: "send 100 -> reading(0)", .requestDecoded: "-> awaiting", .replyReady: "-> reading(0)",
+            .decodeFailed: "send error 400 -> lingering(1005)", .peerClosed: "-> reading(0)",
+            .outputDrained: "-> reading(0)", .failed: "close -> closed",
+            .timerFired: "send error 408 -> lingering(11000)",
+        ],
+        .awaiting: [
+            .bytesArrived: "-> awaiting", .inputExhausted: "-> awaiting", .continueExpected: "-> awaiting",
+            .requestDecoded: "-> awaiting", .replyReady: "send 200, finish -> reading", .decodeFailed: "-> awaiting",
+            .peerClosed: "-> awaiting", .outputDrained: "-> awaiting", .failed: "close -> closed",
+            .timerFired: "-> awaiting",
+        ],
+        .delaying: [
+            .bytesArrived: "-> delaying(100)", .inputExhausted: "-> delaying(100)",
+            .continueExpected: "-> delaying(100)", .requestDecoded: "-> delaying(100)",
+            .replyReady: "-> delaying(100)", .decodeFailed: "-> delaying(100)", .peerClosed: "-> delaying(100)",
+            .outputDrained: "-> delaying(100)", .failed: "close -> closed",
+            .timerFired: "send 200, finish -> reading",
+        ],
+        .streaming: [
+            .bytesArrived: "-> streaming(10)", .inputExhausted: "-> streaming(10)",
+            .continueExpected: "-> streaming(10)", .requestDecoded: "-> streaming(10)",
+            .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "-> streaming(10)",
+            .outputDrained: "-> streaming(10)", .failed: "close -> closed",
+            .timerFired: "send piece 3 -> streaming(20)",
+        ],
+        .hanging: [
+            .bytesArrived: "-> hanging", .inputExhausted: "-> hanging", .continueExpected: "-> hanging",
+            .requestDecoded: "-> hanging", .replyReady: "-> hanging", .decodeFailed: "-> hanging",
+            .peerClosed: "close -> closed", .outputDrained: "-> hanging", .failed: "close -> closed",
+            .timerFired: "-> hanging",
+        ],
+        .lingering: [
+            .bytesArrived: "-> lingering(1000)", .inputExhausted: "-> lingering(1000)",
+            .continueExpected: "-> lingering(1000)", .requestDecoded: "-> lingering(1000)",
+            .replyReady: "-> lingering(1000)", .decodeFailed: "-> lingering(1000)", .peerClosed: "close -> closed",
+            .outputDrained: "shutdown write -> lingering(1000)", .failed: "close -> closed",
+            .timerFired: "close -> closed",
+        ],
+        .closing: [
+            .bytesArrived: "-> closing", .inputExhausted: "-> closing", .continueExpected: "-> closing",
+            .requestDecoded: "-> closing", .replyReady: "-> closing", .decodeFailed: "-> closing",
+            .peerClosed: "-> closing", .outputDrained: "close -> closed", .failed: "close -> closed",
+            .timerFired: "-> closing",
+        ],
+        .closed: Dictionary(uniqueKeysWithValues: Event.allCases.map { ($0, "-> closed") }),
+    ]
+
+    @Test(arguments: Start.allCases, Event.allCases)
+    func everyStateAndEvent_hasItsOutcome(_ start: Start, _ event: Event) throws {
+        var machine = start.machine()
+        let actions = event.apply(to: &machine)
+        let outcome = (actions.map(\.summary).joined(separator: ", ") + " -> " + Self.describe(machine.state))
+            .trimmingPrefix(" ")
+        #expect(String(outcome) == Self.expected[start]?[event])
+    }
+
+    // MARK: Timers, with the clock stepped by hand
+
+    @Test func idleTimeout_countsFromTheLastActivity() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        #expect(machine.deadline == 30_000)
+        machine.bytesArrived(now: 20_000)
+        #expect(machine.deadline == 50_000)
+        #expect(machine.timerFired(now: 49_999).isEmpty, "not due yet")
+        #expect(machine.timerFired(now: 50_000).map(\.summary) == ["close"])
+    }
+
+    @Test func idleTimeout_waitsWhileOutputIsPending_andRestartsWhenItDrains() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        _ = machine.continueExpected()
+        #expect(machine.deadline == nil)
+        _ = machine.outputDrained(now: 40_000)
+        #expect(machine.deadline == 70_000)
+    }
+
+    @Test func headerTimeout_countsFromTheFirstByteOfTheRequest_andAnswers408() throws {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        _ = machine.inputExhausted(partial: true, now: 2_000)
+        _ = machine.inputExhausted(partial: true, now: 9_000)
+        #expect(machine.deadline == 12_000)
+        let actions = machine.timerFired(now: 12_000)
+        guard case .send(.error(let error)) = try #require(actions.first) else {
+            Issue.record("expected an error answer, got \(actions.map(\.summary))")
+            return
+        }
+        #expect(error.status == .requestTimeout)
+        #expect(error.message.contains("10000 ms"))
+        #expect(machine.state == .lingering(until: 13_000))
+    }
+
+    @Test func aCompleteRequest_stopsTheHeaderTimer() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        _ = machine.inputExhausted(partial: true, now: 1_000)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 1_500)
+        _ = machine.replyReady(Self.reply(.respond(Self.ok)), now: 1_500)
+        _ = machine.outputDrained(now: 1_600)
+        _ = machine.inputExhausted(partial: false, now: 1_600)
+        #expect(machine.deadline == 31_600, "idle again, no 408 pending")
+    }
+
+    @Test func delay_holdsTheReplyUntilItsDeadline() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 10)
+        #expect(machine.replyReady(Self.reply(.respond(Self.ok), delayMs: 250), now: 10).isEmpty)
+        #expect(machine.deadline == 260)
+        #expect(machine.timerFired(now: 259).isEmpty)
+        #expect(machine.timerFired(now: 260).map(\.summary) == ["send 200", "finish"])
+    }
+
+    @Test func linger_shutsWritingWhenDrained_andClosesAtItsEnd() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        _ = machine.decodeFailed(HTTPError(.badRequest, "x"), now: 100)
+        #expect(machine.outputDrained(now: 120).map(\.summary) == ["shutdown write"])
+        #expect(machine.outputDrained(now: 130).isEmpty, "shut down once")
+        #expect(machine.wantsRead && machine.discardsInput)
+        #expect(machine.timerFired(now: 1_100).map(\.summary) == ["close"])
+    }
+
+    @Test func streamedBody_sendsEachPieceAfterItsPause_thenFinishes() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        let pieces = [
+            Reply.BodyPiece([1], pauseMs: 0), Reply.BodyPiece([2, 2], pauseMs: 50),
+            Reply.BodyPiece([3, 3, 3], pauseMs: 0),
+        ]
+        let start = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
+        #expect(start.map(\.summary) == ["send head 200 chunked", "send piece 1"])
+        #expect(machine.deadline == 50)
+        #expect(
+            machine.timerFired(now: 50).map(\.summary) == ["send piece 2", "send piece 3", "send last chunk", "finish"])
+        #expect(machine.state == .reading(requestStarted: nil))
+    }
+
+    @Test func streamedBody_byLength_announcesItsLength_andHEADGetsTheHeadOnly() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        let pieces = [Reply.BodyPiece([1, 2], pauseMs: 0), Reply.BodyPiece([3], pauseMs: 0)]
+        let actions = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0)
+        #expect(actions.map(\.summary) == ["send head 200 length 3", "send piece 2", "send piece 1", "finish"])
+        var head = Machine(timeouts: Self.timeouts, now: 0)
+        head.requestDecoded(keepAlive: true, isHead: true, now: 0)
+        let headActions = head.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
+        #expect(headActions.map(\.summary) == ["send head 200 length 3", "finish"])
+    }
+
+    @Test(arguments: [
+        (Reply.Action.drop, ["finish", "close"]),
+        (.reset, ["reset on close", "finish", "close"]),
+        (.truncate(ok), ["send truncated", "finish"]),
+        (.malformed, ["send malformed", "finish"]),
+        (.respond(ok), ["send 200 head-only", "finish"]),
+    ])
+    func faults_endTheConnection_andHEADGetsNoBody(_ action: Reply.Action, expected: [String]) {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: true, now: 0)
+        #expect(machine.replyReady(Self.reply(action), now: 0).map(\.summary) == expected)
+    }
+
+    @Test func connectionClose_closesOnceTheAnswerIsOut() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: false, isHead: false, now: 0)
+        #expect(
+            machine.replyReady(Self.reply(.respond(Self.ok)), now: 0).map(\.summary) == ["send 200 close", "finish"])
+        #expect(machine.state == .closingAfterFlush)
+        #expect(!machine.wantsRead)
+        #expect(machine.outputDrained(now: 1).map(\.summary) == ["close"])
+    }
+
+    @Test func aClientThatLeavesWhileItsReplyIsAwaited_isAnsweredThenClosed() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        #expect(machine.peerClosed().isEmpty)
+        #expect(machine.replyReady(Self.reply(.respond(Self.ok)), now: 5).map(\.summary) == ["send 200", "finish"])
+        #expect(machine.inputExhausted(partial: false, now: 5).isEmpty)
+        #expect(machine.state == .closingAfterFlush)
+        #expect(machine.outputDrained(now: 6).map(\.summary) == ["close"])
+    }
+
+    @Test func endOfStreamBetweenRequests_closesAtOnce() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        _ = machine.peerClosed()
+        #expect(machine.inputExhausted(partial: false, now: 1).map(\.summary) == ["close"])
+    }
+
+    /// Found over a socket: the pieces after a pause did not count as pending output, so the close came first.
+    @Test func aStreamThatEndsTheConnection_closesOnlyAfterItsLastPieceIsOut() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: false, isHead: false, now: 0)
+        let pieces = [Reply.BodyPiece([1], pauseMs: 0), Reply.BodyPiece([2, 2], pauseMs: 20)]
+        _ = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
+        #expect(machine.outputDrained(now: 1).isEmpty)
+        #expect(machine.timerFired(now: 20).map(\.summary) == ["send piece 2", "send last chunk", "finish"])
+        #expect(machine.state == .closingAfterFlush)
+        #expect(machine.outputDrained(now: 21).map(\.summary) == ["close"])
+    }
+}

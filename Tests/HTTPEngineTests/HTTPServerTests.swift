@@ -1,0 +1,175 @@
+import Dispatch
+import RawHTTPClient
+import Testing
+
+@testable import HTTPEngine
+
+/// The engine over real loopback sockets with a responder of the test's own: replies now, later and streamed.
+struct HTTPServerTests {
+    /// Parks requests to `/park` (their promises come out of `parked`), streams `/stream`, and answers the rest
+    /// at once with their path.
+    final class TestResponder: HTTPResponder {
+        let parked: AsyncStream<ReplyPromise>
+        private let continuation: AsyncStream<ReplyPromise>.Continuation
+
+        init() {
+            (parked, continuation) = AsyncStream.makeStream()
+        }
+
+        func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
+            switch request.path {
+            case "/park":
+                continuation.yield(promise)
+                return .later
+            case "/stream":
+                let pieces = [
+                    Reply.BodyPiece(Array("abc".utf8), pauseMs: 0), Reply.BodyPiece(Array("de".utf8), pauseMs: 20),
+                ]
+                return .now(Reply(.stream(HTTPResponse(status: .ok), pieces: pieces, chunked: true)))
+            default:
+                return .now(Reply(.respond(HTTPResponse(status: .ok, body: Array(request.path.utf8)))))
+            }
+        }
+
+        /// The next parked request's promise, or a failure after `seconds`.
+        func nextParked(within seconds: Int = 5) async throws -> ReplyPromise {
+            try await withThrowingTaskGroup(of: ReplyPromise?.self) { group in
+                group.addTask { [parked] in
+                    var iterator = parked.makeAsyncIterator()
+                    return await iterator.next()
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(seconds))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let promise = try await group.next() ?? nil else { throw TimedOut(what: "a parked request") }
+                return promise
+            }
+        }
+    }
+
+    struct TimedOut: Error {
+        var what: String
+    }
+
+    /// Runs `body` with a started server, and stops it afterwards.
+    private func withServer(
+        _ limits: HTTPServer.Limits = HTTPServer.Limits(),
+        _ body: (HTTPServer, TestResponder) async throws -> Void
+    ) async throws {
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits)
+        let responder = TestResponder()
+        server.start(responder: responder)
+        do {
+            try await body(server, responder)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Waits until `condition` holds, checking every few milliseconds; fails after `seconds`.
+    private func waitUntil(
+        _ what: String, within seconds: Double = 5, _ condition: () -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private func get(_ path: String, _ extra: String = "") -> String {
+        "GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)\r\n"
+    }
+
+    private static func fulfilElsewhere(_ promise: ReplyPromise, _ text: String) {
+        DispatchQueue.global().async {
+            promise.fulfil(Reply(.respond(HTTPResponse(status: HTTPStatus(202), body: Array(text.utf8)))))
+        }
+    }
+
+    @Test func aParkedReply_holdsBackThePipelinedRequestsBehindIt_inOrder() async throws {
+        try await withServer { server, responder in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/park") + get("/a") + get("/b"))
+            let promise = try await responder.nextParked()
+            Self.fulfilElsewhere(promise, "parked")
+            let answers = try (0..<3).map { _ in try client.readResponse() }
+            #expect(answers.map(\.text) == ["parked", "/a", "/b"])
+            #expect(answers.map(\.status) == [202, 200, 200])
+        }
+    }
+
+    @Test func aClientThatLeavesWhileParked_isCleanedUpWhenTheReplyComes() async throws {
+        try await withServer { server, responder in
+            var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
+            try client?.send(get("/park"))
+            let promise = try await responder.nextParked()
+            #expect(server.openConnections == 1)
+            client = nil
+            Self.fulfilElsewhere(promise, "too late")
+            try await waitUntil("the connection to close") { server.openConnections == 0 }
+            let next = try RawHTTPClient(port: server.port)
+            try next.send(get("/still"))
+            #expect(try next.readResponse().text == "/still")
+        }
+    }
+
+    @Test func aPromiseFulfilledTwice_answersOnce() async throws {
+        try await withServer { server, responder in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/park"))
+            let promise = try await responder.nextParked()
+            promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("first".utf8)))))
+            #expect(try client.readResponse().text == "first")
+            try client.send(get("/park"))
+            let second = try await responder.nextParked()
+            promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("stale".utf8)))))
+            second.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("second".utf8)))))
+            #expect(try client.readResponse().text == "second")
+        }
+    }
+
+    @Test func stop_returnsWithAReplyStillParked_andALateFulfilDoesNothing() async throws {
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServer.Limits())
+        let responder = TestResponder()
+        server.start(responder: responder)
+        let client = try RawHTTPClient(port: server.port)
+        try client.send(get("/park"))
+        let promise = try await responder.nextParked()
+        await server.stop()
+        #expect(client.readToEnd().isEmpty)
+        promise.fulfil(Reply(.drop))
+        #expect(server.openConnections == 0)
+    }
+
+    @Test func aStreamedReply_arrivesChunkedPieceByPiece() async throws {
+        try await withServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/stream", "Connection: close\r\n"))
+            let text = String(decoding: client.readToEnd(), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n"))
+            #expect(!text.contains("Content-Length"))
+            #expect(text.hasSuffix("\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func manyConnections_areCountedAndForgottenWhenClosed() async throws {
+        try await withServer { server, _ in
+            var clients: [RawHTTPClient] = []
+            for index in 0..<20 {
+                let client = try RawHTTPClient(port: server.port)
+                try client.send(get("/\(index)"))
+                #expect(try client.readResponse().text == "/\(index)")
+                clients.append(client)
+            }
+            #expect(server.openConnections == 20)
+            clients = []
+            try await waitUntil("every connection to close") { server.openConnections == 0 }
+        }
+    }
+}
