@@ -11,6 +11,7 @@ set -euo pipefail
 # Thresholds: percent of lines.
 VIEW_MODEL_MIN=95   # each *ViewModel.swift
 TOTAL_MIN=85        # all of Sources/
+ENGINE_MIN=90       # each file of Sources/HTTPEngine (the platform file of the other OS is not compiled)
 
 cd "$(dirname "$0")"
 swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
@@ -49,12 +50,13 @@ awk -v root="$root" '
   }
   END { for (f in lines) print f, lines[f], covered[f] + 0 }' coverage/lcov.info | sort > coverage/files.txt
 
-awk -v vm_min="$VIEW_MODEL_MIN" -v total_min="$TOTAL_MIN" '
+awk -v vm_min="$VIEW_MODEL_MIN" -v total_min="$TOTAL_MIN" -v engine_min="$ENGINE_MIN" '
   BEGIN { printf "%-60s %7s %7s %7s\n", "FILE", "LINES", "COVERED", "%" }
   {
     pct = 100 * $3 / $2
     mark = ""
     if ($1 ~ /ViewModel\.swift$/ && pct < vm_min) { mark = sprintf("  under %d%% (view model)", vm_min); failed = 1 }
+    if ($1 ~ /^Sources\/HTTPEngine\// && pct < engine_min) { mark = sprintf("  under %d%% (engine)", engine_min); failed = 1 }
     printf "%-60s %7d %7d %6.1f%s\n", $1, $2, $3, pct, mark
     all += $2; allCovered += $3
   }

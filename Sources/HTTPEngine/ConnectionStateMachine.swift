@@ -209,6 +209,13 @@ struct ConnectionStateMachine {
     private mutating func perform(_ reply: Reply, now: Double) -> [ConnectionAction] {
         var actions: [ConnectionAction] = []
         switch reply.action {
+        case .respond(let response) where current.keepAlive:
+            // The common case, in one array: the answer, the report, and back to reading.
+            outputPending = true
+            state = .reading(requestStarted: nil)
+            let send = ConnectionAction.send(.response(response, keepAlive: true, withBody: !current.isHead))
+            guard let onFinish = reply.onFinish else { return [send] }
+            return [send, .finish(onFinish, began: current.began)]
         case .respond(let response):
             actions.append(.send(.response(response, keepAlive: current.keepAlive, withBody: !current.isHead)))
         case .stream(let response, let pieces, let chunked):

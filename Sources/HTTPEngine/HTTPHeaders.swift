@@ -46,10 +46,16 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names and tokens compare.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8
-        let rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+        var (lhs, rhs) = (self, other)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                for index in left.indices where asciiLowercase(left[index]) != asciiLowercase(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
     }
 }
 

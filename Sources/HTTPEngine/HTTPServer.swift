@@ -56,7 +56,7 @@ package final class HTTPServer: Sendable {
     /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
     package func start(responder: some HTTPResponder) {
         let (listener, limits, channel) = (listener, limits, channel)
-        LoopThread.start(name: "http :\(port)") { [self] in
+        LoopThread.start { [self] in
             EventLoop(listener: listener, limits: limits, responder: responder, channel: channel).run()
             let waiters = lifecycle.withLock { lifecycle in
                 lifecycle.finished = true

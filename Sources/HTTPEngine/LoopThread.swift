@@ -6,8 +6,8 @@
 
 /// Starts a detached POSIX thread: the engine needs one thread and no more of Foundation than that.
 enum LoopThread {
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
         #if canImport(Glibc)
             var thread = pthread_t()
         #else
@@ -18,11 +18,9 @@ enum LoopThread {
     }
 
     private final class Body {
-        let name: String
         let run: @Sendable () -> Void
 
-        init(name: String, run: @escaping @Sendable () -> Void) {
-            self.name = name
+        init(run: @escaping @Sendable () -> Void) {
             self.run = run
         }
     }

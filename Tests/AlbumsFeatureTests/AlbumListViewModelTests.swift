@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 
@@ -97,13 +98,13 @@ struct AlbumListViewModelTests {
         #expect(model.feed == Self.feed, "a second call would have failed loudly with nothing queued")
     }
 
-    @Test func aSupersededLoad_doesNotOverwriteTheNewerOne() async {
+    @Test func aSupersededLoad_doesNotOverwriteTheNewerOne() async throws {
         let stale = AlbumFeed(albums: [Album(id: "old", name: "Old")])
         let fresh = AlbumFeed(albums: [Album(id: "new", name: "New")])
         let client = ParkedFirstCallClient(first: stale, then: fresh)
         let model = AlbumListViewModel(client: client)
         let first = Task { await model.viewAppeared() }
-        while !client.isParked { await Task.yield() }
+        try await waitUntil("the client to park the first load") { client.isParked }
         await model.refreshPulled()
         #expect(model.feed == fresh)
         client.releaseFirst()

@@ -88,7 +88,9 @@ struct TopSongsEndToEndTests {
         let second = try StubServer.start(
             fixtures: mockData, configuration: StubServer.Configuration(port: UInt16(port)))
         defer { Task { await second.stop() } }
-        while model.offlineNotice != nil || model.state == .idle || model.state == .loading { await Task.yield() }
+        try await waitUntil("the queued load to finish online") {
+            model.offlineNotice == nil && model.state != .idle && model.state != .loading
+        }
         guard case .loaded(let songs) = model.state else {
             Issue.record("expected songs after the server came back, got \(model.state)")
             return

@@ -114,7 +114,7 @@ struct TrackSearchEndToEndTests {
             #expect(model.status == .offline)
             #expect(server.requestCount() == 0)
             monitor.set(.satisfied)
-            while model.rows.isEmpty { await Task.yield() }
+            try await waitUntil("the pending page to load") { !model.rows.isEmpty }
             #expect(model.rows.count == 25)
             #expect(server.requestCount() == 1)
         }

@@ -21,6 +21,8 @@ struct HTTPServerTests {
             case "/park":
                 continuation.yield(promise)
                 return .later
+            case "/big":
+                return .now(Reply(.respond(HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 << 20)))))
             case "/stream":
                 let pieces = [
                     Reply.BodyPiece(Array("abc".utf8), pauseMs: 0), Reply.BodyPiece(Array("de".utf8), pauseMs: 20),
@@ -170,6 +172,29 @@ struct HTTPServerTests {
             #expect(server.openConnections == 20)
             clients = []
             try await waitUntil("every connection to close") { server.openConnections == 0 }
+        }
+    }
+
+    @Test func aClientThatResetsMidRequest_isForgotten() async throws {
+        try await withServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /partial HTTP/1.1\r\nHost: t\r\n")
+            try await waitUntil("the connection to open") { server.openConnections == 1 }
+            client.reset()
+            try await waitUntil("the connection to close") { server.openConnections == 0 }
+        }
+    }
+
+    @Test func aClientThatResetsWhileALargeAnswerWaits_isForgotten() async throws {
+        try await withServer { server, _ in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(get("/big"))
+            try await waitUntil("the connection to open") { server.openConnections == 1 }
+            client.reset()
+            try await waitUntil("the connection to close") { server.openConnections == 0 }
+            let next = try RawHTTPClient(port: server.port)
+            try next.send(get("/after"))
+            #expect(try next.readResponse().text == "/after")
         }
     }
 }

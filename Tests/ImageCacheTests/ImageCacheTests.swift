@@ -109,7 +109,7 @@ struct ImageCacheTests {
             for _ in 0..<50 {
                 group.addTask { try await cache.image(for: url) }
             }
-            while await cache.downloadsInFlight == 0 { await Task.yield() }
+            try await waitUntil("a download in flight") { await cache.downloadsInFlight > 0 }
             client.open()
             for try await data in group {
                 #expect(data == pngData("shared"))
@@ -141,7 +141,7 @@ struct ImageCacheTests {
         let cache = ImageCache(client: client, directory: nil)
         let cancelled = Task { try await cache.image(for: url) }
         let kept = Task { try await cache.image(for: url) }
-        while client.calls == 0 { await Task.yield() }
+        try await waitUntil("the first download to start") { client.calls > 0 }
         cancelled.cancel()
         await #expect(throws: ImageCacheError.cancelled) { try await cancelled.value }
         client.open()
@@ -152,7 +152,7 @@ struct ImageCacheTests {
         let client = GatedClient(answer: HTTPResponse(status: 200, body: pngData("x")))
         let cache = ImageCache(client: client, directory: nil)
         let load = Task { try await cache.image(for: url) }
-        while client.calls == 0 { await Task.yield() }
+        try await waitUntil("the first download to start") { client.calls > 0 }
         load.cancel()
         await #expect(throws: ImageCacheError.cancelled) { try await load.value }
         #expect(await cache.downloadsInFlight == 0)

@@ -66,7 +66,7 @@ struct TopSongsViewModelTests {
         #expect(model.state == .loaded(second))
     }
 
-    @Test func offline_showsANoticeAndLoadsWhenTheNetworkReturns() async {
+    @Test func offline_showsANoticeAndLoadsWhenTheNetworkReturns() async throws {
         let monitor = FakeConnectivityMonitor(.unsatisfied)
         let queue = OnlineWorkQueue(monitor: monitor)
         let model = TopSongsViewModel(client: FakeTopSongsClient([.success(Self.songs)]), queue: queue)
@@ -76,7 +76,7 @@ struct TopSongsViewModelTests {
         #expect(model.state == .idle)
         #expect(model.offlineNotice == "You're offline. The songs will load when you're back online.")
         monitor.set(.satisfied)
-        while model.state != .loaded(Self.songs) { await Task.yield() }
+        try await waitUntil("the songs to load") { model.state == .loaded(Self.songs) }
         #expect(model.offlineNotice == nil)
     }
 }
@@ -98,7 +98,7 @@ struct OnlineWorkQueueTests {
         #expect(!queue.isOffline)
     }
 
-    @Test func offline_queuesEveryPieceAndRunsAllInOrderOnceWhenOnline() async {
+    @Test func offline_queuesEveryPieceAndRunsAllInOrderOnceWhenOnline() async throws {
         let monitor = FakeConnectivityMonitor(.unsatisfied)
         let queue = OnlineWorkQueue(monitor: monitor)
         let log = Log()
@@ -112,15 +112,15 @@ struct OnlineWorkQueueTests {
         defer { watcher.cancel() }
         monitor.set(.requiresConnection)
         monitor.set(.satisfied)
-        while log.entries.count < 3 { await Task.yield() }
+        try await waitUntil("three log entries") { log.entries.count >= 3 }
         monitor.set(.unsatisfied)
         monitor.set(.satisfied)
-        while queue.isOffline { await Task.yield() }
+        try await waitUntil("the queue to go online") { !queue.isOffline }
         #expect(log.entries == ["first", "second", "third"], "each piece ran exactly once, in order")
         #expect(queue.pendingCount == 0)
     }
 
-    @Test func queuedWork_canBeCancelled() async {
+    @Test func queuedWork_canBeCancelled() async throws {
         let monitor = FakeConnectivityMonitor(.unsatisfied)
         let queue = OnlineWorkQueue(monitor: monitor)
         let log = Log()
@@ -133,7 +133,7 @@ struct OnlineWorkQueueTests {
         let watcher = Task { await queue.monitorConnectivity() }
         defer { watcher.cancel() }
         monitor.set(.satisfied)
-        while queue.isOffline { await Task.yield() }
+        try await waitUntil("the queue to go online") { !queue.isOffline }
         #expect(log.entries.isEmpty)
     }
 

@@ -59,7 +59,7 @@ struct TrackSearchViewModelTests {
         #expect(model.rowAppeared(at: 24) == nil)
     }
 
-    @Test func onlyOnePageRequest_isInFlight() async {
+    @Test func onlyOnePageRequest_isInFlight() async throws {
         let client = FakeTrackSearchClient(catalog(total: 100))
         let (model, _) = make(client)
         await model.searchTextChanged("a")?.value
@@ -68,21 +68,21 @@ struct TrackSearchViewModelTests {
         #expect(model.status == .loadingMore)
         #expect(model.rowAppeared(at: 23) == nil)
         #expect(model.rowAppeared(at: 24) == nil)
-        while client.heldCount == 0 { await Task.yield() }
+        try await waitUntil("a held page request") { client.heldCount > 0 }
         client.release()
         await first?.value
         #expect(client.pages.map(\.offset) == [0, 25])
         #expect(model.rows.count == 50)
     }
 
-    @Test func aNewTerm_cancelsTheOldAndDropsItsResults() async {
+    @Test func aNewTerm_cancelsTheOldAndDropsItsResults() async throws {
         let client = FakeTrackSearchClient(catalog(total: 100))
         let (model, updates) = make(client)
         client.hold()
         let stale = model.searchTextChanged("old")
-        while client.heldCount == 0 { await Task.yield() }
+        try await waitUntil("a held page request") { client.heldCount > 0 }
         let fresh = model.searchTextChanged("new")
-        while client.heldCount < 2 { await Task.yield() }
+        try await waitUntil("two held page requests") { client.heldCount >= 2 }
         client.release()
         await stale?.value
         await fresh?.value
@@ -155,7 +155,7 @@ struct TrackSearchViewModelTests {
         #expect(updates.list.last == .insert(25..<45))
     }
 
-    @Test func offline_waitsAndLoadsThePendingPageWhenTheNetworkReturns() async {
+    @Test func offline_waitsAndLoadsThePendingPageWhenTheNetworkReturns() async throws {
         let client = FakeTrackSearchClient(catalog(total: 60))
         let monitor = FakeConnectivityMonitor(.satisfied)
         let (model, _) = make(client, monitor: monitor)
@@ -167,12 +167,12 @@ struct TrackSearchViewModelTests {
         #expect(model.status == .offline)
         #expect(client.pages.count == 1, "no request while offline")
         monitor.set(.satisfied)
-        while model.rows.count < 50 { await Task.yield() }
+        try await waitUntil("two pages of rows") { model.rows.count >= 50 }
         #expect(client.pages.map(\.offset) == [0, 25])
         #expect(model.status == .loaded)
     }
 
-    @Test func anOfflineError_isRetriedWhenTheNetworkReturns() async {
+    @Test func anOfflineError_isRetriedWhenTheNetworkReturns() async throws {
         let client = FakeTrackSearchClient { _ throws(APIError) in throw .offline }
         let monitor = FakeConnectivityMonitor(.satisfied)
         let (model, _) = make(client, monitor: monitor)
@@ -183,7 +183,7 @@ struct TrackSearchViewModelTests {
         client.answer(with: catalog(total: 10))
         monitor.set(.unsatisfied)
         monitor.set(.satisfied)
-        while model.rows.count < 10 { await Task.yield() }
+        try await waitUntil("ten rows") { model.rows.count >= 10 }
         #expect(model.status == .complete)
     }
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the package's libFuzzer targets (swiftc -sanitize=fuzzer,address, outside `swift build`) and runs each
+# for SECONDS. Fails when a target crashes, trips a property, times out on one input, or reaches fewer than
+# MIN_EXECS executions (default: 1,000 per second), which would mean the run proved little.
+#
+#   Fuzz/run.sh [SECONDS] [TARGET...]      default: 60 seconds, every target
+#
+# Targets: request-decoder (Sources/HTTPEngine's RequestDecoder). Seeds live in Fuzz/seeds/TARGET and stay
+# untouched; the growing corpus and any crash input go to .build/fuzz/. Replay a crash with
+# `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...`, and turn it into a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder); fi
+min_execs="${MIN_EXECS:-$((seconds * 1000))}"
+out=.build/fuzz
+mkdir -p "$out/crashes"
+
+# One module of the target's sources and its harness, so `package` and internal API are reachable.
+compile() {
+  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz "$@" \
+    >"$out/build.log" 2>&1; then
+    grep -v "ld.gold: warning" "$out/build.log" >&2
+    exit 1
+  fi
+}
+
+build() {
+  local target="$1"
+  case "$target" in
+    request-decoder)
+      compile -module-name HTTPEngine Sources/HTTPEngine/*.swift Fuzz/RequestDecoder/*.swift -o "$out/$target"
+      ;;
+    *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
+  esac
+}
+
+status=0
+for target in "${targets[@]}"; do
+  started=$(date +%s)
+  build "$target"
+  echo "fuzz: built $target in $(( $(date +%s) - started )) s"
+  mkdir -p "$out/corpus/$target"
+  log="$out/$target.log"
+  set +e
+  SWIFT_BACKTRACE=enable=no "$out/$target" -max_total_time="$seconds" -timeout=10 -dict=Fuzz/http.dict -print_final_stats=1 \
+    -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Fuzz/seeds/$target" >"$log" 2>&1
+  result=$?
+  set -e
+  execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log" | tail -1)
+  execs="${execs:-0}"
+  if [ "$result" -ne 0 ]; then
+    echo "fuzz: $target FAILED (exit $result) after $execs executions; input saved under $out/crashes:" >&2
+    grep -E "ERROR|Fatal error|Precondition failed|SUMMARY|Test unit written" "$log" | head -20 >&2
+    status=1
+  elif [ "$execs" -lt "$min_execs" ]; then
+    echo "fuzz: $target reached only $execs executions in $seconds s (minimum $min_execs)" >&2
+    status=1
+  else
+    coverage=$(grep -E "^#[0-9]+.*(DONE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+" || true)
+    echo "fuzz: $target ok: $execs executions in $seconds s, no crash ($coverage)"
+  fi
+done
+exit "$status"
