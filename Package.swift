@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "PlaybackTestSupport", targets: ["PlaybackTestSupport"]),
         .library(name: "TrackSearchFeature", targets: ["TrackSearchFeature"]),
         .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
+        .library(name: "XMLPath", targets: ["XMLPath"]),
     ],
     targets: [
         .target(name: "HTTPEngine", swiftSettings: settings),
@@ -44,8 +45,10 @@ let package = Package(
         .target(name: "Playback", swiftSettings: settings),
         .target(name: "PlaybackTestSupport", dependencies: ["Playback"], swiftSettings: settings),
         .target(name: "TrackSearchFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
-        .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback"], swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature"], swiftSettings: settings),
+        .target(name: "XMLPath", swiftSettings: settings),
+        .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback", "XMLPath"], swiftSettings: settings),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature", "XMLPath"], swiftSettings: settings),
         .target(name: "RawHTTPClient", path: "Tests/RawHTTPClient", swiftSettings: settings),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
@@ -78,6 +81,7 @@ let package = Package(
             dependencies: ["TopSongsFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
             swiftSettings: settings
         ),
+        .testTarget(name: "XMLPathTests", dependencies: ["XMLPath"], swiftSettings: settings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
         .testTarget(

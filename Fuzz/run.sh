@@ -5,16 +5,17 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]      default: 60 seconds, every target
 #
-# Targets: request-decoder (Sources/HTTPEngine's RequestDecoder). Seeds live in Fuzz/seeds/TARGET and stay
-# untouched; the growing corpus and any crash input go to .build/fuzz/. Replay a crash with
-# `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...`, and turn it into a regression test.
+# Targets: request-decoder (Sources/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict) and xml-path
+# (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict). Seeds live
+# in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
+# Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path); fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
@@ -34,7 +35,17 @@ build() {
     request-decoder)
       compile -module-name HTTPEngine Sources/HTTPEngine/*.swift Fuzz/RequestDecoder/*.swift -o "$out/$target"
       ;;
+    xml-path)
+      compile -module-name XMLPath Sources/XMLPath/*.swift Fuzz/XMLPath/*.swift -o "$out/$target"
+      ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
+  esac
+}
+
+dictionary() {
+  case "$1" in
+    request-decoder) echo Fuzz/http.dict ;;
+    xml-path) echo Fuzz/xml.dict ;;
   esac
 }
 
@@ -46,7 +57,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$out/corpus/$target"
   log="$out/$target.log"
   set +e
-  SWIFT_BACKTRACE=enable=no "$out/$target" -max_total_time="$seconds" -timeout=10 -dict=Fuzz/http.dict -print_final_stats=1 \
+  SWIFT_BACKTRACE=enable=no "$out/$target" -max_total_time="$seconds" -timeout=10 -dict="$(dictionary "$target")" -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Fuzz/seeds/$target" >"$log" 2>&1
   result=$?
   set -e

@@ -1,5 +1,6 @@
 import Foundation
 import TopSongsFeature
+import XMLPath
 
 #if canImport(FoundationXML)
     import FoundationXML

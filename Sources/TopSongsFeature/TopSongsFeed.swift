@@ -1,4 +1,5 @@
 import Foundation
+import XMLPath
 
 /// Reads the legacy iTunes top-songs Atom feed (elements in the `im:` namespace) with an `XMLPathParser`.
 public enum TopSongsFeed {

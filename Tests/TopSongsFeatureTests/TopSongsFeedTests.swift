@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XMLPath
 
 @testable import TopSongsFeature
 
@@ -55,5 +56,22 @@ struct TopSongsFeedTests {
         } throws: { error in
             (error as? XMLPathError).map { $0.line > 1 } ?? false
         }
+    }
+}
+
+/// Bad bytes in a feed end in a typed error, never in a crash of the app.
+struct TopSongsFeedHostileInputTests {
+    @Test(arguments: [
+        Array("<".utf8) + [0xFF] + Array("?>>".utf8),
+        Array("<feed>&a".utf8) + [0xFF] + Array(";</feed>".utf8),
+        Array("<feed><!-- ".utf8) + [0xE9] + Array(" --></feed>".utf8),
+    ])
+    func bytesThatCrashedXMLParser_areAnXMLPathError(_ bytes: [UInt8]) {
+        #expect(throws: XMLPathError.self) { try TopSongsFeed.songs(from: Data(bytes)) }
+    }
+
+    @Test func aProcessingInstructionWithoutData_parsesNormally() throws {
+        let feed = "<?m?><feed><entry><im:name>Song</im:name></entry></feed>"
+        #expect(try TopSongsFeed.songs(from: Data(feed.utf8)).map(\.name) == ["Song"])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TopSongsFeature
+@testable import XMLPath
 
 struct XMLPathParserTests {
     private func events(_ xml: String, configure: (inout XMLPathParser) -> Void) throws -> [XMLPathParser.Event] {

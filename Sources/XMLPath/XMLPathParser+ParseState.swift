@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 extension XMLPathParser {
     /// The registered paths as a tree of element names: an open element is a node of it, or outside it, so that
     /// matching costs one small dictionary lookup per element and nothing for elements no path leads into.
@@ -64,12 +58,24 @@ extension XMLPathParser {
         /// Cleared when the parse ends, so that the caller's non-escaping closure is never kept.
         var handle: ((Event) -> Void)?
 
-        mutating func start(_ name: String, attributes: [String: String]) {
-            sawRoot = true
+        /// The tree node an element named `name` opens here; -1 when no registered path leads into it.
+        func childNode(_ name: String) -> Int {
             let parent = stack.last ?? 0
-            let node = parent >= 0 ? tree.nodes[parent].children[name] ?? -1 : -1
+            return parent >= 0 ? tree.nodes[parent].children[name] ?? -1 : -1
+        }
+
+        /// Whether an element opening `node` is reported (so its attributes are needed).
+        func captures(_ node: Int) -> Bool {
+            node >= 0 && tree.nodes[node].matchesSomething
+        }
+
+        /// Whether text at the current position is collected.
+        var wantsText: Bool { textDepth == stack.count }
+
+        mutating func start(node: Int, attributes: [String: String]) {
+            sawRoot = true
             stack.append(node)
-            guard node >= 0, tree.nodes[node].matchesSomething else { return }
+            guard captures(node) else { return }
             captures.append(Capture(depth: stack.count, node: node, attributes: attributes))
             textDepth = tree.nodes[node].wantsText ? stack.count : -1
             if tree.nodes[node].isRecord { handle?(.recordStart) }
@@ -86,7 +92,7 @@ extension XMLPathParser {
             let capture = captures.removeLast()
             let outer = captures.count - 1
             textDepth = outer >= 0 && tree.nodes[captures[outer].node].wantsText ? captures[outer].depth : -1
-            let text = Delegate.trimmed(capture.text)
+            let text = XMLPathParser.trimmed(capture.text)
             if let key = tree.nodes[capture.node].textKey { handle?(.text(key: key, value: text)) }
             for selector in tree.nodes[capture.node].selectors
             where selector.required.allSatisfy({ capture.attributes[$0] != nil }) {
@@ -96,66 +102,16 @@ extension XMLPathParser {
         }
     }
 
-    /// Turns `XMLParser` callbacks into `Event`s.
-    final class Delegate: NSObject, XMLParserDelegate {
-        private var state: ParseState
-        var handle: ((Event) -> Void)? {
-            get { state.handle }
-            set { state.handle = newValue }
-        }
-        var depth: Int { state.stack.count }
-        /// Whether a root element was seen: an empty document is malformed, not a document without records.
-        var sawRoot: Bool { state.sawRoot }
-        var errorLine: Int?
-        var errorColumn: Int?
-        var errorMessage: String?
-
-        init(parser: XMLPathParser, handle: @escaping (Event) -> Void) {
-            state = ParseState(tree: PathTree(parser), handle: handle)
-            state.stack.reserveCapacity(32)
-        }
-
-        func parser(
-            _ xmlParser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            state.start(elementName, attributes: attributes)
-        }
-
-        func parser(_ xmlParser: XMLParser, foundCharacters string: String) {
-            state.characters(string)
-        }
-
-        func parser(_ xmlParser: XMLParser, foundCDATA block: Data) {
-            state.characters(String(decoding: block, as: UTF8.self))
-        }
-
-        func parser(
-            _ xmlParser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
-        ) {
-            state.end()
-        }
-
-        /// `text` without leading and trailing XML white space (space, tab, CR, LF), without a copy when there is
-        /// none: Foundation's `trimmingCharacters` goes through NSString and cost a third of the parse.
-        static func trimmed(_ text: String) -> String {
-            let utf8 = text.utf8
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-            guard let head = utf8.first, let tail = utf8.last else { return "" }
-            if !isSpace(head) && !isSpace(tail) { return text }
-            guard let first = utf8.firstIndex(where: { !isSpace($0) }) else { return "" }
-            let last = utf8.lastIndex(where: { !isSpace($0) })!
-            if first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) { return text }
-            return String(text[first...last])
-        }
-
-        func parser(_ xmlParser: XMLParser, parseErrorOccurred parseError: any Error) {
-            guard errorMessage == nil else { return }
-            errorLine = xmlParser.lineNumber
-            errorColumn = xmlParser.columnNumber
-            let code = (parseError as NSError).code
-            let name = XMLParser.ErrorCode(rawValue: code).map { String(describing: $0) } ?? "error"
-            errorMessage = "XMLParser error \(code) (\(name))"
-        }
+    /// `text` without leading and trailing XML white space (space, tab, CR, LF), without a copy when there is
+    /// none.
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let head = utf8.first, let tail = utf8.last else { return "" }
+        if !isSpace(head) && !isSpace(tail) { return text }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = utf8.lastIndex(where: { !isSpace($0) })!
+        if first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) { return text }
+        return String(text[first...last])
     }
 }

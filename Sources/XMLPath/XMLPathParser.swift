@@ -1,14 +1,13 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// A streaming XML reader that reports only what its caller registered: records at one path, the text of
 /// elements at given paths, and the attributes (plus text) of elements at a path that carry given attributes.
 ///
 /// Paths are element names joined by dots, qualified names as written: `feed.entry.im:name`. A selector adds
 /// `@` and the attributes an element must carry: `feed.entry.link@href,im:assetType`.
+///
+/// It reads with a strict XML 1.0 reader of its own (`XMLScanner`), not Foundation's `XMLParser`, which on
+/// Linux crashes the process on some malformed input: any bytes end in events or an `XMLPathError`.
 public struct XMLPathParser: Sendable {
     /// What the parser reports, in document order.
     public enum Event: Sendable, Equatable {
@@ -48,20 +47,17 @@ public struct XMLPathParser: Sendable {
     ///   document that turned out broken and must be discarded.
     public func parse(_ data: Data, _ handle: (Event) -> Void) throws(XMLPathError) {
         try withoutActuallyEscaping(handle) { escapable throws(XMLPathError) in
-            let delegate = Delegate(parser: self, handle: escapable)
-            let parser = XMLParser(data: data)
-            parser.shouldProcessNamespaces = false
-            parser.shouldResolveExternalEntities = false
-            parser.delegate = delegate
-            let succeeded = parser.parse()
-            delegate.handle = nil
-            guard succeeded, delegate.sawRoot, delegate.depth == 0 else {
-                throw XMLPathError(
-                    line: max(1, delegate.errorLine ?? parser.lineNumber),
-                    column: max(1, delegate.errorColumn ?? parser.columnNumber),
-                    message: delegate.errorMessage
-                        ?? (delegate.sawRoot ? "the document ended early" : "no root element"))
+            let state = ParseState(tree: PathTree(self), handle: escapable)
+            let result: Result<Void, XMLPathError> = data.withUnsafeBytes { raw in
+                var scanner = XMLScanner(bytes: raw.bindMemory(to: UInt8.self), state: state)
+                do throws(XMLPathError) {
+                    try scanner.run()
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
             }
+            try result.get()
         }
     }
 
