@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The stub server and the platform-independent core of the catalog apps.
 // No package dependencies: only what the Swift toolchain ships.
 import PackageDescription
@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
+        .library(name: "StubServerTesting", targets: ["StubServerTesting"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
         .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
@@ -32,6 +33,7 @@ let package = Package(
     targets: [
         .target(name: "HTTPEngine", swiftSettings: settings),
         .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
+        .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "Networking", swiftSettings: settings),
@@ -97,6 +99,9 @@ let package = Package(
             dependencies: ["AlbumsFeature", "Networking", "StubServer", "StubServerXCTest"],
             swiftSettings: settings
         ),
+        .testTarget(
+            name: "StubServerTestingTests", dependencies: ["RawHTTPClient", "StubServer", "StubServerTesting"],
+            swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",
             dependencies: ["StubServer", "StubServerXCTest"],

@@ -46,9 +46,8 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names and tokens compare.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        var (lhs, rhs) = (self, other)
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
+        let compared = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
                 guard left.count == right.count else { return false }
                 for index in left.indices where asciiLowercase(left[index]) != asciiLowercase(right[index]) {
                     return false
@@ -56,6 +55,9 @@ extension String {
                 return true
             }
         }
+        if let compared = compared ?? nil { return compared }
+        return utf8.count == other.utf8.count
+            && zip(utf8, other.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
     }
 }
 

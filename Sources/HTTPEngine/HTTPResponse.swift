@@ -22,20 +22,38 @@ package struct HTTPResponse: Sendable, Equatable {
     /// `contentLength`, else the body), a `Content-Type` when none is given and, when closing,
     /// `Connection: close`; then the blank line. With `chunked`, `Transfer-Encoding: chunked` replaces the length.
     package func head(date: String, keepAlive: Bool, contentLength: Int? = nil, chunked: Bool = false) -> [UInt8] {
-        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\n"
-        head += chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(contentLength ?? body.count)\r\n"
+        // Built as bytes into one buffer: string interpolation cost a third of the engine's own time per answer.
+        var head: [UInt8] = []
+        head.reserveCapacity(160 + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
+        func line(_ name: String, _ value: String) {
+            head.append(contentsOf: name.utf8)
+            head.append(contentsOf: ": ".utf8)
+            head.append(contentsOf: value.utf8)
+            head.append(contentsOf: "\r\n".utf8)
+        }
+        head.append(contentsOf: "HTTP/1.1 ".utf8)
+        head.append(contentsOf: String(status.code).utf8)
+        head.append(0x20)
+        head.append(contentsOf: status.reason.utf8)
+        head.append(contentsOf: "\r\n".utf8)
+        line("Date", date)
+        if chunked {
+            line("Transfer-Encoding", "chunked")
+        } else {
+            line("Content-Length", String(contentLength ?? body.count))
+        }
         if headers["Content-Type"] == nil {
-            head += "Content-Type: application/octet-stream\r\n"
+            line("Content-Type", "application/octet-stream")
         }
         for (name, value) in headers
         where !name.caseInsensitiveEquals("Content-Length") && !name.caseInsensitiveEquals("Transfer-Encoding") {
-            head += "\(name): \(value)\r\n"
+            line(name, value)
         }
         if !keepAlive {
-            head += "Connection: close\r\n"
+            line("Connection", "close")
         }
-        head += "\r\n"
-        return Array(head.utf8)
+        head.append(contentsOf: "\r\n".utf8)
+        return head
     }
 
     /// The whole answer on the wire, head and body.

@@ -53,6 +53,9 @@ package final class HTTPServer: Sendable {
     /// Open client connections.
     package var openConnections: Int { channel.openConnections.load(ordering: .relaxed) }
 
+    /// Whether the I/O thread has finished: the listener and every connection are closed.
+    package var hasStopped: Bool { lifecycle.withLock { $0.finished } }
+
     /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
     package func start(responder: some HTTPResponder) {
         let (listener, limits, channel) = (listener, limits, channel)

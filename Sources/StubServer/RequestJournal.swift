@@ -24,6 +24,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The status answered, or nil for a fault that sent no status.
     public var status: Int?
     public var fault: String?
+    /// For a request no stub matched: the stubs that came closest and, field by field, why each missed.
+    public var closest: [StubMiss]?
 
     /// One header field, as sent.
     public typealias Field = HeaderField
@@ -50,25 +52,63 @@ public struct JournalQuery: Sendable, Equatable {
     public var stub: String?
     public var variant: String?
     public var method: String?
+    /// The decoded path.
     public var path: String?
+    /// Query items the request must carry with these decoded values (others may be there too).
+    public var query: [String: String]
     /// Only requests no stub matched.
     public var unmatchedOnly: Bool
 
     public init(
         stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
-        unmatchedOnly: Bool = false
+        query: [String: String] = [:], unmatchedOnly: Bool = false
     ) {
         self.stub = stub
         self.variant = variant
         self.method = method
         self.path = path
+        self.query = query
         self.unmatchedOnly = unmatchedOnly
     }
 
     func accepts(_ entry: JournalEntry) -> Bool {
-        (stub == nil || entry.stub == stub) && (variant == nil || entry.variant == variant)
-            && (method == nil || entry.method == method) && (path == nil || entry.path == path)
-            && (!unmatchedOnly || entry.stub == nil)
+        mismatches(of: entry).isEmpty
+    }
+
+    /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`.
+    func mismatches(of entry: JournalEntry) -> [String] {
+        var found: [String] = []
+        func check(_ field: String, _ expected: String?, _ actual: String?) {
+            guard let expected, expected != actual else { return }
+            found.append("\(field): expected \(expected.debugDescription), got \(actual?.debugDescription ?? "none")")
+        }
+        check("method", method, entry.method)
+        check("path", path, entry.path)
+        for name in query.keys.sorted() {
+            check("query.\(name)", query[name], entry.query.first { $0.name == name }?.value)
+        }
+        check("stub", stub, entry.stub)
+        check("variant", variant, entry.variant)
+        if unmatchedOnly, let matched = entry.stub { found.append("matched stub \(matched.debugDescription)") }
+        return found
+    }
+}
+
+extension JournalQuery: CustomStringConvertible {
+    /// Reads as the request it asks for: `GET /search?term=jack+johnson&offset=0 (stub search)`.
+    public var description: String {
+        var text = "\(method ?? "any method") \(path ?? "any path")"
+        if !query.isEmpty {
+            let items = query.keys.sorted().map { name in
+                "\(name)=\(query[name]?.replacingOccurrences(of: " ", with: "+") ?? "")"
+            }
+            text += "?" + items.joined(separator: "&")
+        }
+        let conditions = [
+            stub.map { "stub \($0)" }, variant.map { "variant \($0)" }, unmatchedOnly ? "unmatched" : nil,
+        ]
+        .compactMap { $0 }
+        return conditions.isEmpty ? text : "\(text) (\(conditions.joined(separator: ", ")))"
     }
 }
 
@@ -86,13 +126,16 @@ struct RequestJournal {
         self.capacity = max(1, capacity)
     }
 
-    mutating func record(_ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?) {
+    mutating func record(
+        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?,
+        closest: [StubMiss]? = nil
+    ) {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path, target: request.target,
             query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
             headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
-            variant: variant, status: status, fault: fault)
+            variant: variant, status: status, fault: fault, closest: closest)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

@@ -11,9 +11,9 @@ struct StubDecision {
 
     enum Outcome {
         /// A stub answers with one of its variants.
-        case answer(Stub, variant: StubVariant, name: String, source: String, pathParameters: [String: String])
-        /// A request header or per-stub choice named a variant the stub lacks.
-        case missingVariant(Stub, name: String, source: String)
+        case answer(stub: String, variant: StubVariant, name: String, source: String, pathParameters: [String: String])
+        /// A request header or per-stub choice named a variant the stub lacks; `available` lists the stub's.
+        case missingVariant(stub: String, name: String, source: String, available: [String])
         /// A stub has the path but not the method.
         case methodNotAllowed(allowed: [String])
         /// No stub matched; the closest ones, field by field.
@@ -22,7 +22,7 @@ struct StubDecision {
 
     var stubName: String? {
         switch outcome {
-        case .answer(let stub, _, _, _, _), .missingVariant(let stub, _, _): stub.name
+        case .answer(let stub, _, _, _, _), .missingVariant(let stub, _, _, _): stub
         case .methodNotAllowed, .unmatched: nil
         }
     }
@@ -45,9 +45,11 @@ extension StubState {
         case .unmatched(let closest):
             decision = StubDecision(outcome: .unmatched(closest: closest), status: 404)
         }
+        var closest: [StubMiss]?
+        if case .unmatched(let misses) = decision.outcome { closest = misses }
         journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault?.rawValue)
+            fault: decision.fault?.rawValue, closest: closest)
         return decision
     }
 
@@ -63,14 +65,21 @@ extension StubState {
             (name, source) = ("good", "fallback")
             fallbackFrom = wanted
         case .missing(let missing, let missingSource):
-            return StubDecision(outcome: .missingVariant(stub, name: missing, source: missingSource), status: 400)
+            return StubDecision(
+                outcome: .missingVariant(
+                    stub: stub.name, name: missing, source: missingSource, available: stub.variantNames),
+                status: 400)
         }
         guard let variant = stub.variants[name] else {
             // Validation guarantees `good` and every sequence entry; a stub built otherwise says so.
-            return StubDecision(outcome: .missingVariant(stub, name: name, source: "the catalog"), status: 400)
+            return StubDecision(
+                outcome: .missingVariant(
+                    stub: stub.name, name: name, source: "the catalog", available: stub.variantNames),
+                status: 400)
         }
         return StubDecision(
-            outcome: .answer(stub, variant: variant, name: name, source: source, pathParameters: pathParameters),
+            outcome: .answer(
+                stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
             status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom)
     }
 }

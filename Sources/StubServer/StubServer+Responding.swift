@@ -26,7 +26,7 @@ extension StubServer: HTTPResponder {
         switch decision.outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
             var headers = HTTPHeaders([
-                ("X-Stub-Name", stub.name), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
+                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
             ])
             if let wanted = decision.fallbackFrom {
                 headers.add(
@@ -41,11 +41,11 @@ extension StubServer: HTTPResponder {
             }
             let response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
             return Reply(Self.action(for: variant.fault, response: response), delayMs: variant.delayMs)
-        case .missingVariant(let stub, let name, let source):
+        case .missingVariant(let stub, let name, let source, let available):
             let message =
-                "stub \(stub.name.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
-                + "variants: \(stub.variantNames.joined(separator: ", "))"
-            let headers = HTTPHeaders([("X-Stub-Name", stub.name)])
+                "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
+                + "variants: \(available.joined(separator: ", "))"
+            let headers = HTTPHeaders([("X-Stub-Name", stub)])
             return Reply(.respond(.error(HTTPError(.badRequest, message), headers: headers)))
         case .methodNotAllowed(let allowed):
             let error = HTTPError(

@@ -58,6 +58,9 @@ public final class StubServer: Sendable {
     /// Open client connections, for tests that check connections are cleaned up.
     package var openConnections: Int { engine.openConnections }
 
+    /// Whether `stop()` has finished: the listener and every connection are closed.
+    package var hasStopped: Bool { engine.hasStopped }
+
     /// Stops accepting, closes every open connection, and returns once the server's thread has finished.
     public func stop() async {
         await engine.stop()

@@ -69,33 +69,29 @@ struct TopSongsEndToEndTests {
         }
     }
 
-    @Test func offlineThenOnline_theQueuedLoadRunsWhenTheServerIsBack() async throws {
-        let first = try StubServer.start(fixtures: mockData)
-        let port = first.port
-        let probe = ProbingConnectivityMonitor(
-            client: realClient(timeout: 1), probe: first.baseURL.appendingPathComponent("__stub/health"),
-            interval: .milliseconds(50))
-        let model = model(first.baseURL, monitor: probe)
-        let watcher = Task { await model.monitorConnectivity() }
-        defer { watcher.cancel() }
+    /// The network goes away and comes back (driven by the fake monitor) while the server keeps running.
+    @Test func offlineThenOnline_theQueuedLoadRunsWhenTheNetworkReturns() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let monitor = FakeConnectivityMonitor(.unsatisfied)
+            let model = model(server.baseURL, monitor: monitor)
+            let watcher = Task { await model.monitorConnectivity() }
+            defer { watcher.cancel() }
 
-        await first.stop()
-        await probe.check()
-        await model.viewAppeared()
-        #expect(model.state == .idle, "nothing was sent while offline")
-        #expect(model.offlineNotice != nil)
+            await model.viewAppeared()
+            #expect(model.state == .idle)
+            #expect(model.offlineNotice != nil)
+            #expect(server.requestCount() == 0, "nothing was sent while offline")
 
-        let second = try StubServer.start(
-            fixtures: mockData, configuration: StubServer.Configuration(port: UInt16(port)))
-        defer { Task { await second.stop() } }
-        try await waitUntil("the queued load to finish online") {
-            model.offlineNotice == nil && model.state != .idle && model.state != .loading
+            monitor.set(.satisfied)
+            try await waitUntil("the queued load to finish online") {
+                model.offlineNotice == nil && model.state != .idle && model.state != .loading
+            }
+            guard case .loaded(let songs) = model.state else {
+                Issue.record("expected songs once the network returned, got \(model.state)")
+                return
+            }
+            #expect(songs.count == 27)
+            #expect(server.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
         }
-        guard case .loaded(let songs) = model.state else {
-            Issue.record("expected songs after the server came back, got \(model.state)")
-            return
-        }
-        #expect(songs.count == 27)
-        #expect(second.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
     }
 }

@@ -80,6 +80,7 @@ struct PlaybackControllerTests {
         ([.started, .stalled, .likelyToKeepUp], .playing),
         ([.started, .rateChanged(0)], .paused),
         ([.started, .rateChanged(0), .rateChanged(1)], .playing),
+        ([.started, .rateChanged(0), .rateChanged(0)], .paused),
         ([.started, .reachedEnd, .rateChanged(0)], .finished),
         ([.started, .reachedEnd, .stalled], .finished),
         ([.rateChanged(0)], .buffering),

@@ -137,6 +137,22 @@ struct OnlineWorkQueueTests {
         #expect(log.entries.isEmpty)
     }
 
+    @Test func cancellingOnePiece_keepsTheOthersInOrder() async throws {
+        let monitor = FakeConnectivityMonitor(.unsatisfied)
+        let queue = OnlineWorkQueue(monitor: monitor)
+        let log = Log()
+        _ = await queue.submit { log.entries.append("first") }
+        let second = try #require(await queue.submit { log.entries.append("second") })
+        _ = await queue.submit { log.entries.append("third") }
+        queue.cancel(second)
+        #expect(queue.pendingCount == 2)
+        let watcher = Task { await queue.monitorConnectivity() }
+        defer { watcher.cancel() }
+        monitor.set(.satisfied)
+        try await waitUntil("the two remaining pieces to run") { log.entries.count >= 2 }
+        #expect(log.entries == ["first", "third"])
+    }
+
     @Test func workSubmittedWhileOthersWait_joinsTheQueueEvenIfOnline() async {
         let monitor = FakeConnectivityMonitor(.unsatisfied)
         let queue = OnlineWorkQueue(monitor: monitor)

@@ -101,6 +101,8 @@ struct TrackSearchViewModelTests {
         #expect(model.status == .idle)
         #expect(client.pages.count == 1)
         #expect(updates.list.last == .reload)
+        #expect(model.rowAppeared(at: 0) == nil, "a blank term has no next page to load")
+        #expect(client.pages.count == 1)
     }
 
     @Test func aFailedPage_showsAnErrorAndRetryLetsPagingGoOn() async {

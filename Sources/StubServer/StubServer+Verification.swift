@@ -1,0 +1,62 @@
+import Foundation
+
+extension StubServer {
+    /// Why the journal does not hold exactly `count` requests matching `query`, or nil when it does.
+    ///
+    /// Reads as `expected 1 GET /search?term=jack+johnson, got 0; closest requests:` followed by up to three
+    /// requests that came nearest, each with the fields that differ; the testing modules record it as a failure.
+    public func requestCountMismatch(_ query: JournalQuery, count expected: Int) -> String? {
+        let entries = journal()
+        let matching = entries.filter(query.accepts)
+        guard matching.count != expected else { return nil }
+        var message = "expected \(expected) \(query), got \(matching.count)"
+        if matching.count < expected {
+            let closest = entries.filter { !query.accepts($0) }
+                .map { (entry: $0, mismatches: query.mismatches(of: $0)) }
+                .enumerated().sorted {
+                    ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
+                }
+                .prefix(3).map(\.element)
+            if closest.isEmpty {
+                message += "; the server received no other request"
+            } else {
+                message += "; closest requests:"
+                for (entry, mismatches) in closest {
+                    message += "\n  \(entry.summary): \(mismatches.joined(separator: "; "))"
+                }
+            }
+        } else {
+            message += ":" + matching.map { "\n  \($0.summary)" }.joined()
+        }
+        return message
+    }
+
+    /// One report per request no stub matched, with the stubs that came closest, field by field.
+    public func unmatchedReports() -> [String] {
+        unmatchedRequests().map { entry in
+            var report =
+                "no stub matched \(entry.method) \(entry.target) (answered \(entry.status.map(String.init) ?? "-"))"
+            if let closest = entry.closest, !closest.isEmpty {
+                report += "; closest stubs:"
+                for miss in closest { report += "\n  \(miss.explanation)" }
+            }
+            return report
+        }
+    }
+}
+
+extension JournalEntry {
+    /// Reads as `GET /search?term=a -> search good 200`.
+    public var summary: String {
+        let outcome = [stub, variant, status.map(String.init), fault.map { "fault \($0)" }].compactMap { $0 }
+        return "\(method) \(target) -> \(outcome.isEmpty ? "unanswered" : outcome.joined(separator: " "))"
+    }
+}
+
+extension StubMiss {
+    /// Reads as `search (itunes/stubs.json): query.limit expected matches /^[0-9]+$/, got "ten"`.
+    public var explanation: String {
+        let fields = mismatches.map { "\($0.field) expected \($0.expected), got \($0.actual.debugDescription)" }
+        return "\(stub) (\(file)): \(fields.joined(separator: "; "))"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import StubServer
+import Testing
+
+/// Runs each test, or each test of a suite, with its own stub server on an ephemeral loopback port, given to
+/// the test as `StubServer.current`; strict by default: a request no stub matched fails the test.
+///
+/// ```swift
+/// @Test(.stubServer(variants: ["top-albums": "bad"]))
+/// func albumList_showsAFailure() async throws {
+///     let server = try StubServer.required()
+///     // ... point the client at server.baseURL
+/// }
+/// ```
+public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
+    /// What a request no stub matched does to the test.
+    public enum Unmatched: Sendable {
+        /// Each one is recorded as an issue, with the stubs that came closest, when the test ends.
+        case fail
+        /// They are answered 404 and nothing more.
+        case allow
+    }
+
+    /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
+    public var fixtures: String
+    /// Variants chosen per stub before the test runs.
+    public var variants: [String: String]
+    /// The server-wide variant, if any.
+    public var serverVariant: String?
+    public var unmatched: Unmatched
+    public var configuration: StubServer.Configuration
+    /// The test file, where the search for `fixtures` starts.
+    public var filePath: String
+
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case (so every case of a parameterised test gets a fresh server); none for suites.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let folder = try fixturesFolder()
+        try await withStubServer(fixtures: folder, configuration: configuration) { server in
+            try server.setVariant(serverVariant)
+            for (stub, variant) in variants.sorted(by: { $0.key < $1.key }) {
+                try server.setVariant(variant, forStub: stub)
+            }
+            do {
+                try await StubServer.$current.withValue(server) { try await function() }
+            } catch {
+                recordUnmatched(on: server, at: test.sourceLocation)
+                throw error
+            }
+            recordUnmatched(on: server, at: test.sourceLocation)
+        }
+    }
+
+    private func recordUnmatched(on server: StubServer, at location: SourceLocation) {
+        guard unmatched == .fail else { return }
+        for report in server.unmatchedReports() {
+            Issue.record(
+                Comment(
+                    rawValue: report + "\n(strict .stubServer: pass unmatched: .allow to permit unmatched requests)"),
+                sourceLocation: location)
+        }
+    }
+
+    private func fixturesFolder() throws -> URL {
+        if fixtures.hasPrefix("/") { return URL(fileURLWithPath: fixtures) }
+        guard let folder = StubCatalog.findFolder(named: fixtures, from: filePath) else {
+            throw StubServerTestingError.fixturesNotFound(fixtures, from: filePath)
+        }
+        return folder
+    }
+}
+
+extension Trait where Self == StubServerTrait {
+    /// A stub server for each test: `fixtures` (a folder found from the test file), per-stub `variants`, a
+    /// server-wide `variant`, and what an unmatched request does (`.fail` by default).
+    public static func stubServer(
+        fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
+        unmatched: StubServerTrait.Unmatched = .fail,
+        configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
+    ) -> Self {
+        StubServerTrait(
+            fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
+            configuration: configuration, filePath: filePath)
+    }
+}
+
+/// A stub server trait that could not set up its server.
+public enum StubServerTestingError: Error, Equatable, CustomStringConvertible {
+    case fixturesNotFound(String, from: String)
+    case noCurrentServer
+
+    public var description: String {
+        switch self {
+        case .fixturesNotFound(let name, let file):
+            "no folder named \(name) beside \(file) or in any directory above it"
+        case .noCurrentServer:
+            "no stub server in this task: add .stubServer(...) to the test or its suite"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import RawHTTPClient
+import StubServer
+import StubServerTesting
+import Synchronization
+import Testing
+
+let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+
+/// Sends `GET target` on a new connection and reads the answer.
+func get(_ target: String, from server: StubServer) throws -> RawResponse {
+    let client = try RawHTTPClient(port: server.port)
+    try client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    return try client.readResponse()
+}
+
+/// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.
+@Suite(.stubServer(variants: ["top-albums": "server-error"]))
+struct StubServerTraitTests {
+    @Test func theTrait_startsAServerWithTheChosenVariants() throws {
+        let server = try StubServer.required()
+        #expect(server.baseURL.host == "127.0.0.1")
+        #expect(try get(albumsPath, from: server).status == 503)
+        expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func eachCase_getsItsOwnServer(_ requests: Int) throws {
+        let server = try StubServer.required()
+        #expect(server.requestCount() == 0)
+        for _ in 0..<requests { _ = try get(albumsPath, from: server) }
+        expectRequests(JournalQuery(path: albumsPath), count: requests)
+    }
+
+    @Test(.stubServer(variant: "nil")) func aTestTrait_overridesTheSuites() throws {
+        let server = try StubServer.required()
+        #expect(try get(albumsPath, from: server).body.isEmpty)
+    }
+}
+
+/// Strictness and verification, driven through the trait's own scope so that the issues it records can be
+/// checked with `withKnownIssue`.
+struct StubServerStrictnessTests {
+    private func comments(_ issue: Issue) -> String {
+        issue.comments.map(\.rawValue).joined(separator: "\n")
+    }
+
+    @Test func outsideTheTrait_thereIsNoServer() {
+        #expect(StubServer.current == nil)
+        #expect(throws: StubServerTestingError.noCurrentServer) { try StubServer.required() }
+    }
+
+    @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
+                let server = try StubServer.required()
+                #expect(try get(albumsPath + "x", from: server).status == 404)
+            }
+        } matching: { issue in
+            let text = comments(issue)
+            return text.contains("no stub matched GET \(albumsPath)x (answered 404); closest stubs:")
+                && text.contains("top-albums (albums/stubs.json): path expected")
+                && issue.sourceLocation == test.sourceLocation
+        }
+    }
+
+    @Test func unmatchedAllow_letsUnmatchedRequestsPass() async throws {
+        let test = try #require(Test.current)
+        try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
+            let server = try StubServer.required()
+            #expect(try get("/nowhere", from: server).status == 404)
+        }
+    }
+
+    @Test func expectRequests_namesTheClosestRequestsFieldByField() async throws {
+        let test = try #require(Test.current)
+        try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
+            let server = try StubServer.required()
+            _ = try get(albumsPath + "?limit=5", from: server)
+            withKnownIssue {
+                expectRequests(JournalQuery(method: "GET", path: albumsPath, query: ["limit": "10", "term": "a b"]))
+            } matching: { issue in
+                comments(issue)
+                    == "expected 1 GET \(albumsPath)?limit=10&term=a+b, got 0; closest requests:\n"
+                    + "  GET \(albumsPath)?limit=5 -> top-albums good 200: query.limit: expected \"10\", got \"5\"; "
+                    + "query.term: expected \"a b\", got none"
+            }
+            withKnownIssue {
+                expectRequests(JournalQuery(path: albumsPath), count: 0)
+            } matching: { issue in
+                comments(issue).hasPrefix("expected 0 any method \(albumsPath), got 1:\n  GET ")
+            }
+        }
+    }
+
+    @Test func expectNoUnmatchedRequests_reportsEachOne() async throws {
+        let test = try #require(Test.current)
+        try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
+            let server = try StubServer.required()
+            _ = try get("/a", from: server)
+            _ = try get("/b", from: server)
+            let reported = Mutex<[String]>([])
+            withKnownIssue {
+                expectNoUnmatchedRequests()
+            } matching: { issue in
+                let text = comments(issue)
+                reported.withLock { $0.append(text) }
+                return true
+            }
+            let reports = reported.withLock { $0 }
+            #expect(reports.count == 2)
+            #expect(reports.first?.hasPrefix("no stub matched GET /a (answered 404)") == true)
+        }
+    }
+
+    @Test func missingFixtures_sayWhereTheyWereLookedFor() async throws {
+        let test = try #require(Test.current)
+        await #expect(throws: StubServerTestingError.fixturesNotFound("NoSuchFolder", from: #filePath)) {
+            try await StubServerTrait.stubServer(fixtures: "NoSuchFolder").provideScope(
+                for: test, testCase: Test.Case.current
+            ) {}
+        }
+    }
+}
