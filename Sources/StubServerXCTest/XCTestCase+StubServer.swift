@@ -40,6 +40,8 @@ extension XCTestCase {
     }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// Named like XCTest's own assertions.
 /// Fails unless `server` received exactly `count` requests matching `query`, naming the closest requests it
 /// received instead, field by field.
 public func XCTAssertRequested(
