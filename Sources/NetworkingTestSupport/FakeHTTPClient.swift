@@ -1,15 +1,19 @@
 import Foundation
 import Networking
 import Synchronization
+import Testing
 
-/// An `HTTPClient` for unit tests: answers from a handler the test sets, records every request, and fails loudly
-/// (with `APIError.transport` naming the request) when the test set no handler.
+/// An `HTTPClient` for unit tests: answers from a handler the test sets and records every request. A request
+/// with no handler set records a test failure naming it, then throws `APIError.transport`.
 public final class FakeHTTPClient: HTTPClient {
     public typealias Handler = @Sendable (HTTPRequest) async throws(APIError) -> HTTPResponse
 
     private let state = Mutex<(handler: Handler?, requests: [HTTPRequest])>((nil, []))
+    /// Where the test made this fake: a failure is reported there.
+    private let sourceLocation: SourceLocation
 
-    public init(_ handler: Handler? = nil) {
+    public init(_ handler: Handler? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        self.sourceLocation = sourceLocation
         state.withLock { $0.handler = handler }
     }
 
@@ -39,7 +43,9 @@ public final class FakeHTTPClient: HTTPClient {
             return state.handler
         }
         guard let handler else {
-            throw .transport("FakeHTTPClient has no handler for \(request.method) \(request.url): set one in the test")
+            let message = "FakeHTTPClient has no handler for \(request.method) \(request.url): set one in the test"
+            TestFailure.record(message, sourceLocation: sourceLocation)
+            throw .transport(message)
         }
         return try await handler(request)
     }

@@ -104,10 +104,10 @@ struct AlbumListViewModelTests {
         let client = ParkedFirstCallClient(first: stale, then: fresh)
         let model = AlbumListViewModel(client: client)
         let first = Task { await model.viewAppeared() }
-        try await waitUntil("the client to park the first load") { client.isParked }
+        try await client.gate.waitUntilEntered()
         await model.refreshPulled()
         #expect(model.feed == fresh)
-        client.releaseFirst()
+        client.gate.open()
         await first.value
         #expect(model.feed == fresh, "the older answer arrived last and was dropped")
         #expect(
@@ -126,30 +126,25 @@ struct AlbumListViewModelTests {
     }
 }
 
-/// Parks its first call until `releaseFirst()`; answers later calls at once.
+/// Holds its first call at `gate` until the test opens it; answers later calls at once.
 final class ParkedFirstCallClient: AlbumsClient {
+    let gate = Gate()
     private let first: AlbumFeed
     private let then: AlbumFeed
-    private let state = Mutex<(calls: Int, parked: CheckedContinuation<Void, Never>?)>((0, nil))
+    private let calls = Mutex(0)
 
     init(first: AlbumFeed, then: AlbumFeed) {
         self.first = first
         self.then = then
     }
 
-    var isParked: Bool { state.withLock { $0.parked != nil } }
-
-    func releaseFirst() {
-        state.withLock { $0.parked }?.resume()
-    }
-
     func topAlbums() async throws(APIError) -> AlbumFeed {
-        let call = state.withLock { state in
-            state.calls += 1
-            return state.calls
+        let call = calls.withLock { calls in
+            calls += 1
+            return calls
         }
         guard call == 1 else { return then }
-        await withCheckedContinuation { continuation in state.withLock { $0.parked = continuation } }
+        await gate.pass()
         return first
     }
 }

@@ -1,25 +1,20 @@
 import DessertsFeature
 import Networking
+import NetworkingTestSupport
 import Synchronization
+import Testing
 
 /// A `DessertsClient` for view-model tests: answers from queues the test fills, records the ids asked for, and
-/// runs `onCall` on the main actor before answering (to look at the view model mid-load). An empty queue fails
-/// loudly.
+/// runs `onCall` on the main actor before answering (to look at the view model mid-load). A call with nothing
+/// queued fails the test.
 final class FakeDessertsClient: DessertsClient {
-    private struct State {
-        var lists: [Result<[DessertSummary], APIError>] = []
-        var meals: [Result<MealDetail?, APIError>] = []
-        var askedIDs: [String] = []
-        var onCall: (@MainActor @Sendable () -> Void)?
-    }
-
-    private let state = Mutex(State())
+    private let lists: ResultQueue<[DessertSummary]>
+    private let meals: ResultQueue<MealDetail?>
+    private let state = Mutex<(askedIDs: [String], onCall: (@MainActor @Sendable () -> Void)?)>(([], nil))
 
     init(lists: [Result<[DessertSummary], APIError>] = [], meals: [Result<MealDetail?, APIError>] = []) {
-        state.withLock {
-            $0.lists = lists
-            $0.meals = meals
-        }
+        self.lists = ResultQueue("FakeDessertsClient", lists)
+        self.meals = ResultQueue("FakeDessertsClient", meals)
     }
 
     func onCall(_ action: @escaping @MainActor @Sendable () -> Void) {
@@ -30,18 +25,12 @@ final class FakeDessertsClient: DessertsClient {
 
     func desserts() async throws(APIError) -> [DessertSummary] {
         if let onCall = state.withLock({ $0.onCall }) { await onCall() }
-        let next = state.withLock { $0.lists.isEmpty ? nil : $0.lists.removeFirst() }
-        guard let next else { throw .transport("FakeDessertsClient.desserts() called with nothing queued") }
-        return try next.get()
+        return try lists.next(for: "desserts()")
     }
 
     func meal(id: String) async throws(APIError) -> MealDetail? {
         if let onCall = state.withLock({ $0.onCall }) { await onCall() }
-        let next = state.withLock { state in
-            state.askedIDs.append(id)
-            return state.meals.isEmpty ? nil : state.meals.removeFirst()
-        }
-        guard let next else { throw .transport("FakeDessertsClient.meal(id: \(id)) called with nothing queued") }
-        return try next.get()
+        state.withLock { $0.askedIDs.append(id) }
+        return try meals.next(for: "meal(id: \(id))")
     }
 }

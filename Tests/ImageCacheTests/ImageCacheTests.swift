@@ -16,36 +16,28 @@ func temporaryCacheDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("image-cache-\(UUID().uuidString)")
 }
 
-/// An `HTTPClient` whose answers wait until the test opens the gate, to hold downloads in flight.
+/// An `HTTPClient` whose answers wait at a `Gate` until the test opens it, to hold downloads in flight.
 final class GatedClient: HTTPClient {
-    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>], calls: Int)>((false, [], 0))
+    private let gate = Gate()
     private let answer: HTTPResponse
 
     init(answer: HTTPResponse) {
         self.answer = answer
     }
 
-    var calls: Int { state.withLock { $0.calls } }
+    /// Requests that reached the client so far.
+    var calls: Int { gate.enteredCount }
 
     func open() {
-        let waiting = state.withLock { state in
-            state.open = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
+        gate.open()
+    }
+
+    func waitUntilCalled(times: Int = 1) async throws {
+        try await gate.waitUntilEntered(count: times)
     }
 
     func send(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
-        await withCheckedContinuation { continuation in
-            let proceed = state.withLock { state in
-                state.calls += 1
-                if state.open { return true }
-                state.waiting.append(continuation)
-                return false
-            }
-            if proceed { continuation.resume() }
-        }
+        await gate.pass()
         if Task.isCancelled { throw .cancelled }
         return answer
     }
@@ -141,7 +133,7 @@ struct ImageCacheTests {
         let cache = ImageCache(client: client, directory: nil)
         let cancelled = Task { try await cache.image(for: url) }
         let kept = Task { try await cache.image(for: url) }
-        try await waitUntil("the first download to start") { client.calls > 0 }
+        try await client.waitUntilCalled()
         cancelled.cancel()
         await #expect(throws: ImageCacheError.cancelled) { try await cancelled.value }
         client.open()
@@ -152,7 +144,7 @@ struct ImageCacheTests {
         let client = GatedClient(answer: HTTPResponse(status: 200, body: pngData("x")))
         let cache = ImageCache(client: client, directory: nil)
         let load = Task { try await cache.image(for: url) }
-        try await waitUntil("the first download to start") { client.calls > 0 }
+        try await client.waitUntilCalled()
         load.cancel()
         await #expect(throws: ImageCacheError.cancelled) { try await load.value }
         #expect(await cache.downloadsInFlight == 0)

@@ -1,25 +1,24 @@
 import Foundation
 import MoviesFeature
 import Networking
+import NetworkingTestSupport
 import Synchronization
+import Testing
 
-/// A `MoviesClient` answering from a queue; an unqueued search fails loudly. Records every search.
+/// A `MoviesClient` answering from a queue, recording every search; a search with nothing queued fails the test.
 final class FakeMoviesClient: MoviesClient {
-    private let state = Mutex<(results: [Result<[Movie], APIError>], searches: [MovieSearch])>(([], []))
+    private let results: ResultQueue<[Movie]>
+    private let recorded = Mutex<[MovieSearch]>([])
 
     init(_ results: [Result<[Movie], APIError>] = []) {
-        state.withLock { $0.results = results }
+        self.results = ResultQueue("FakeMoviesClient", results)
     }
 
-    var searches: [MovieSearch] { state.withLock { $0.searches } }
+    var searches: [MovieSearch] { recorded.withLock { $0 } }
 
     func search(_ search: MovieSearch) async throws(APIError) -> [Movie] {
-        let next = state.withLock { state in
-            state.searches.append(search)
-            return state.results.isEmpty ? nil : state.results.removeFirst()
-        }
-        guard let next else { throw .transport("FakeMoviesClient.search(\(search.term)) called with nothing queued") }
-        return try next.get()
+        recorded.withLock { $0.append(search) }
+        return try results.next(for: "search(\(search.term.debugDescription))")
     }
 }
 

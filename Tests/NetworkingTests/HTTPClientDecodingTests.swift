@@ -58,13 +58,58 @@ struct HTTPClientDecodingTests {
         await #expect(throws: APIError.offline) { try await client.data(for: endpoint) }
     }
 
-    @Test func fake_failsLoudlyWithoutAHandler() async {
+    /// An unset fake fails the test (so a failure-path test cannot pass on its error) and then throws.
+    @Test func fake_failsTheTestWithoutAHandler() async {
         let client = FakeHTTPClient()
-        do {
-            _ = try await client.data(for: endpoint)
-            Issue.record("an unset fake answered")
-        } catch {
-            #expect(error.description.contains("FakeHTTPClient has no handler for GET http://127.0.0.1:1/feed"))
+        await withKnownIssue {
+            do throws(APIError) {
+                _ = try await client.data(for: endpoint)
+                Issue.record("an unset fake answered")
+            } catch {
+                #expect(error.description.contains("FakeHTTPClient has no handler for GET http://127.0.0.1:1/feed"))
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("FakeHTTPClient has no handler for GET") }
+                && issue.sourceLocation?.fileName == "HTTPClientDecodingTests.swift"
+        }
+    }
+
+    @Test func resultQueue_runningDry_failsTheTestAndThrows() throws {
+        let queue = ResultQueue<Int>("FakeThing", [.success(1), .failure(.offline)])
+        #expect(try queue.next(for: "value()") == 1)
+        #expect(throws: APIError.offline) { try queue.next(for: "value()") }
+        #expect(queue.remaining == 0)
+        withKnownIssue {
+            #expect(throws: APIError.self) { try queue.next(for: "value()") }
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue == "FakeThing.value() was called with no result queued: queue one in the test"
+            }
+        }
+    }
+
+    @Test func gate_holdsCallersUntilOpened_andLetsLaterOnesThrough() async throws {
+        let gate = Gate()
+        let passed = Task { await gate.pass() }
+        try await gate.waitUntilEntered()
+        #expect(gate.enteredCount == 1)
+        gate.open()
+        await passed.value
+        await gate.pass()
+        #expect(gate.enteredCount == 2)
+    }
+
+    @Test func gate_letsACancelledCallerGo() async throws {
+        let gate = Gate()
+        let waiting = Task { await gate.pass() }
+        try await gate.waitUntilEntered()
+        waiting.cancel()
+        await waiting.value
+    }
+
+    @Test func waitUntil_givesUpAfterItsLimit() async {
+        await #expect(throws: WaitTimedOut.self) {
+            try await waitUntil("never", within: .milliseconds(20)) { false }
         }
     }
 }

@@ -8,18 +8,16 @@ import Testing
 
 /// A `TopSongsClient` answering from a queue; an empty queue fails loudly.
 final class FakeTopSongsClient: TopSongsClient {
-    private let queue: Mutex<[Result<[Song], APIError>]>
+    private let results: ResultQueue<[Song]>
 
     init(_ results: [Result<[Song], APIError>]) {
-        queue = Mutex(results)
+        self.results = ResultQueue("FakeTopSongsClient", results)
     }
 
-    var remaining: Int { queue.withLock { $0.count } }
+    var remaining: Int { results.remaining }
 
     func topSongs() async throws(APIError) -> [Song] {
-        let next = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-        guard let next else { throw .transport("FakeTopSongsClient.topSongs() called with nothing queued") }
-        return try next.get()
+        try results.next(for: "topSongs()")
     }
 }
 

@@ -1,18 +1,20 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 import Synchronization
+import Testing
 import TrackSearchFeature
 
-/// A `TrackSearchClient` for view-model tests. Answers come from `answer(page)`; with `holding` set, each call
-/// waits until `release()` so a test can act while a page is in flight. Records every page asked for.
+/// A `TrackSearchClient` for view-model tests. Answers come from `answer(page)`; after `hold()`, each call waits
+/// at a `Gate` until `release()`, so a test can act while a page is in flight. Records every page asked for; a call
+/// with no answer set fails the test.
 final class FakeTrackSearchClient: TrackSearchClient {
     typealias Answer = @Sendable (TrackSearchPage) throws(APIError) -> [Track]
 
     private struct State {
         var answer: Answer?
         var pages: [TrackSearchPage] = []
-        var holding = false
-        var held: [CheckedContinuation<Void, Never>] = []
+        var gate: Gate?
     }
 
     private let state = Mutex(State())
@@ -22,7 +24,6 @@ final class FakeTrackSearchClient: TrackSearchClient {
     }
 
     var pages: [TrackSearchPage] { state.withLock { $0.pages } }
-    var heldCount: Int { state.withLock { $0.held.count } }
 
     func answer(with answer: @escaping Answer) {
         state.withLock { $0.answer = answer }
@@ -30,31 +31,34 @@ final class FakeTrackSearchClient: TrackSearchClient {
 
     /// Makes later calls wait for `release()`.
     func hold() {
-        state.withLock { $0.holding = true }
+        state.withLock { $0.gate = Gate() }
+    }
+
+    /// Waits until `count` calls wait at the gate of the last `hold()`.
+    func waitUntilHeld(count: Int = 1) async throws {
+        guard let gate = state.withLock({ $0.gate }) else { return }
+        try await gate.waitUntilEntered(count: count)
     }
 
     /// Lets every waiting call go on, and later ones pass.
     func release() {
-        let held = state.withLock { state in
-            state.holding = false
-            defer { state.held = [] }
-            return state.held
-        }
-        for continuation in held { continuation.resume() }
+        state.withLock { state in
+            defer { state.gate = nil }
+            return state.gate
+        }?.open()
     }
 
     func tracks(_ page: TrackSearchPage) async throws(APIError) -> [Track] {
-        await withCheckedContinuation { continuation in
-            let wait = state.withLock { state in
-                state.pages.append(page)
-                if state.holding { state.held.append(continuation) }
-                return state.holding
-            }
-            if !wait { continuation.resume() }
+        let gate = state.withLock { state in
+            state.pages.append(page)
+            return state.gate
         }
+        await gate?.pass()
         if Task.isCancelled { throw .cancelled }
         guard let answer = state.withLock({ $0.answer }) else {
-            throw .transport("FakeTrackSearchClient has no answer for \(page)")
+            let message = "FakeTrackSearchClient has no answer for \(page): set one in the test"
+            TestFailure.record(message)
+            throw .transport(message)
         }
         return try answer(page)
     }

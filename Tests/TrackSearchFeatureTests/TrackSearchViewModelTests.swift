@@ -68,7 +68,7 @@ struct TrackSearchViewModelTests {
         #expect(model.status == .loadingMore)
         #expect(model.rowAppeared(at: 23) == nil)
         #expect(model.rowAppeared(at: 24) == nil)
-        try await waitUntil("a held page request") { client.heldCount > 0 }
+        try await client.waitUntilHeld()
         client.release()
         await first?.value
         #expect(client.pages.map(\.offset) == [0, 25])
@@ -80,9 +80,9 @@ struct TrackSearchViewModelTests {
         let (model, updates) = make(client)
         client.hold()
         let stale = model.searchTextChanged("old")
-        try await waitUntil("a held page request") { client.heldCount > 0 }
+        try await client.waitUntilHeld()
         let fresh = model.searchTextChanged("new")
-        try await waitUntil("two held page requests") { client.heldCount >= 2 }
+        try await client.waitUntilHeld(count: 2)
         client.release()
         await stale?.value
         await fresh?.value
