@@ -90,7 +90,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "NetworkingTestSupport",
-                "PlaybackTestSupport", "StubServer", "TopSongsFeature", "TrackSearchFeature",
+                "PlaybackTestSupport", "StubServer", "StubServerTesting", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),

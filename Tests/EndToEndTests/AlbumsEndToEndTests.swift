@@ -3,11 +3,14 @@ import Foundation
 import ImageCache
 import Networking
 import StubServer
+import StubServerTesting
 import Testing
 
 /// The albums feature through the real URLSession client against the stub server serving `MockData/`.
 @MainActor
 struct AlbumsEndToEndTests {
+    static let feedPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+
     @Test(arguments: [
         ("bad", "The server's answer couldn't be read."),
         ("bad-schema", "The server's answer couldn't be read."),
@@ -50,31 +53,31 @@ struct AlbumsEndToEndTests {
         }
     }
 
-    @Test func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            try server.setVariant("empty", forStub: "top-albums")
-            let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
-            await model.viewAppeared()
-            #expect(model.state == .empty)
-        }
+    @Test(.stubServer(variants: ["top-albums": "empty"]))
+    func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
+        let server = try StubServer.required()
+        let model = AlbumListViewModel(
+            client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+        await model.viewAppeared()
+        #expect(model.state == .empty)
+        expectRequests(JournalQuery(variant: "empty", method: "GET", path: Self.feedPath))
     }
 
-    @Test func albumList_retriesAfterAServerError() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            try server.setVariant("server-error", forStub: "top-albums")
-            let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
-            await model.viewAppeared()
-            #expect(model.state == .failed(APIError.status(503, body: Data()).message))
-            try server.setVariant(nil, forStub: "top-albums")
-            await model.retryTapped()
-            guard case .loaded(let rows) = model.state else {
-                Issue.record("expected rows after retry, got \(model.state)")
-                return
-            }
-            #expect(rows.count == 100)
+    @Test(.stubServer(variants: ["top-albums": "server-error"]))
+    func albumList_retriesAfterAServerError() async throws {
+        let server = try StubServer.required()
+        let model = AlbumListViewModel(
+            client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+        await model.viewAppeared()
+        #expect(model.state == .failed(APIError.status(503, body: Data()).message))
+        try server.setVariant(nil, forStub: "top-albums")
+        await model.retryTapped()
+        guard case .loaded(let rows) = model.state else {
+            Issue.record("expected rows after retry, got \(model.state)")
+            return
         }
+        #expect(rows.count == 100)
+        expectRequests(JournalQuery(method: "GET", path: Self.feedPath), count: 2)
     }
 
     @Test(arguments: ["good", "bad", "nil", "server-error"])
