@@ -21,6 +21,8 @@ public final class DessertDetailViewModel {
     public let title: String
     public private(set) var state = State.idle
     private let client: any DessertsClient
+    /// Counts loads, so that an answer to a superseded load is dropped.
+    private var generation = 0
 
     public init(id: String, title: String, client: any DessertsClient) {
         self.id = id
@@ -42,10 +44,15 @@ public final class DessertDetailViewModel {
     }
 
     private func load() async {
+        generation += 1
+        let current = generation
         state = .loading
         do {
-            state = try await client.meal(id: id).map(State.loaded) ?? .notFound
+            let meal = try await client.meal(id: id)
+            guard current == generation else { return }
+            state = meal.map(State.loaded) ?? .notFound
         } catch {
+            guard current == generation else { return }
             state = .failed(error.message)
         }
     }

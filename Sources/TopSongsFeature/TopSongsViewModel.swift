@@ -22,6 +22,8 @@ public final class TopSongsViewModel {
 
     private let client: any TopSongsClient
     private let queue: OnlineWorkQueue
+    /// Counts loads, so that an answer to a superseded load is dropped.
+    private var generation = 0
 
     public init(client: any TopSongsClient, queue: OnlineWorkQueue) {
         self.client = client
@@ -45,11 +47,15 @@ public final class TopSongsViewModel {
     }
 
     private func load() async {
+        generation += 1
+        let current = generation
         state = .loading
         do {
             let songs = try await client.topSongs()
+            guard current == generation else { return }
             state = songs.isEmpty ? .empty : .loaded(songs)
         } catch {
+            guard current == generation else { return }
             state = .failed(error.message)
         }
     }

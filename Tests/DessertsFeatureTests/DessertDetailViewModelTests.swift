@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 
@@ -48,5 +49,20 @@ struct DessertDetailViewModelTests {
             await transitions(model, client) { await model.retryTapped() } == [
                 .failed(error.message), .loading, .loaded(Self.crumble),
             ])
+    }
+
+    @Test func aSlowLoadThatFailsAfterARetrySucceeded_doesNotOverwriteIt() async throws {
+        let gate = Gate()
+        let client = FakeDessertsClient(meals: [.failure(.timeout), .success(Self.crumble)])
+        client.holdNextMeal(at: gate)
+        let model = DessertDetailViewModel(id: "52893", title: "Crumble", client: client)
+        let slow = Task { await model.viewAppeared() }
+        try await gate.waitUntilEntered()
+        #expect(model.state == .loading)
+        await model.retryTapped()
+        #expect(model.state == .loaded(Self.crumble))
+        gate.open()
+        await slow.value
+        #expect(model.state == .loaded(Self.crumble), "the older answer arrived last and was dropped")
     }
 }

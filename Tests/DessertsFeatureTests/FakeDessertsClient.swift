@@ -10,7 +10,8 @@ import Testing
 final class FakeDessertsClient: DessertsClient {
     private let lists: ResultQueue<[DessertSummary]>
     private let meals: ResultQueue<MealDetail?>
-    private let state = Mutex<(askedIDs: [String], onCall: (@MainActor @Sendable () -> Void)?)>(([], nil))
+    private let state = Mutex<(askedIDs: [String], onCall: (@MainActor @Sendable () -> Void)?, hold: Gate?)>(
+        ([], nil, nil))
 
     init(lists: [Result<[DessertSummary], APIError>] = [], meals: [Result<MealDetail?, APIError>] = []) {
         self.lists = ResultQueue("FakeDessertsClient", lists)
@@ -23,6 +24,11 @@ final class FakeDessertsClient: DessertsClient {
 
     var askedIDs: [String] { state.withLock { $0.askedIDs } }
 
+    /// Makes the next `meal(id:)` take its answer, then wait at `gate` before giving it.
+    func holdNextMeal(at gate: Gate) {
+        state.withLock { $0.hold = gate }
+    }
+
     func desserts() async throws(APIError) -> [DessertSummary] {
         if let onCall = state.withLock({ $0.onCall }) { await onCall() }
         return try lists.next(for: "desserts()")
@@ -30,7 +36,13 @@ final class FakeDessertsClient: DessertsClient {
 
     func meal(id: String) async throws(APIError) -> MealDetail? {
         if let onCall = state.withLock({ $0.onCall }) { await onCall() }
-        state.withLock { $0.askedIDs.append(id) }
-        return try meals.next(for: "meal(id: \(id))")
+        let gate = state.withLock { state in
+            state.askedIDs.append(id)
+            defer { state.hold = nil }
+            return state.hold
+        }
+        let answer = Result { () throws(APIError) in try meals.next(for: "meal(id: \(id))") }
+        await gate?.pass()
+        return try answer.get()
     }
 }

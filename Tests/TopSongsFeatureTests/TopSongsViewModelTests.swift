@@ -9,6 +9,7 @@ import Testing
 /// A `TopSongsClient` answering from a queue; an empty queue fails loudly.
 final class FakeTopSongsClient: TopSongsClient {
     private let results: ResultQueue<[Song]>
+    private let hold = Mutex<Gate?>(nil)
 
     init(_ results: [Result<[Song], APIError>]) {
         self.results = ResultQueue("FakeTopSongsClient", results)
@@ -16,8 +17,19 @@ final class FakeTopSongsClient: TopSongsClient {
 
     var remaining: Int { results.remaining }
 
+    /// Makes the next call take its answer, then wait at `gate` before giving it.
+    func holdNextCall(at gate: Gate) {
+        hold.withLock { $0 = gate }
+    }
+
     func topSongs() async throws(APIError) -> [Song] {
-        try results.next(for: "topSongs()")
+        let gate = hold.withLock { gate in
+            defer { gate = nil }
+            return gate
+        }
+        let answer = Result { () throws(APIError) in try results.next(for: "topSongs()") }
+        await gate?.pass()
+        return try answer.get()
     }
 }
 
@@ -62,6 +74,20 @@ struct TopSongsViewModelTests {
         #expect(client.remaining == 1, "appearing again does not reload")
         await model.reloadTapped()
         #expect(model.state == .loaded(second))
+    }
+
+    @Test func aSlowLoadThatFailsAfterAReloadSucceeded_doesNotOverwriteIt() async throws {
+        let gate = Gate()
+        let client = FakeTopSongsClient([.failure(.timeout), .success(Self.songs)])
+        client.holdNextCall(at: gate)
+        let model = TopSongsViewModel(client: client, queue: OnlineWorkQueue(monitor: FakeConnectivityMonitor()))
+        let slow = Task { await model.viewAppeared() }
+        try await gate.waitUntilEntered()
+        await model.reloadTapped()
+        #expect(model.state == .loaded(Self.songs))
+        gate.open()
+        await slow.value
+        #expect(model.state == .loaded(Self.songs), "the older answer arrived last and was dropped")
     }
 
     @Test func offline_showsANoticeAndLoadsWhenTheNetworkReturns() async throws {
