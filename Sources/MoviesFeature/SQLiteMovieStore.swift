@@ -115,7 +115,7 @@ public final class SQLiteMovieStore: MovieStore, AppStateStore {
 
     public func deleteAll() async throws(MovieStoreError) {
         try run { () throws(SQLiteError) in
-            try database.read { connection throws(SQLiteError) in try connection.execute("DELETE FROM movies") }
+            try database.write { connection throws(SQLiteError) in try connection.execute("DELETE FROM movies") }
         }
     }
 

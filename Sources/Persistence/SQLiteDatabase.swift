@@ -28,10 +28,26 @@ public final class SQLiteDatabase: Sendable {
         connection.withLock { _ = sqlite3_close_v2($0.handle) }
     }
 
-    /// Runs `body` with the connection, holding the lock.
+    /// Runs `body` with the connection, holding the lock, read-only (SQLite's `query_only`).
+    /// - Throws: what `body` throws; a write inside it fails with `SQLiteError.isReadOnly` and a message saying to
+    ///   use `write` or `transaction`.
     public func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try connection.withLock { (connection: inout SQLiteConnection) throws(SQLiteError) -> T in try body(connection)
+        try connection.withLock { (connection: inout SQLiteConnection) throws(SQLiteError) -> T in
+            try connection.execute("PRAGMA query_only = ON")
+            defer { try? connection.execute("PRAGMA query_only = OFF") }
+            do throws(SQLiteError) {
+                return try body(connection)
+            } catch where error.isReadOnly {
+                var explained = error
+                explained.message = "a write inside read(_:) (use write(_:) or transaction(_:)): \(error.message)"
+                throw explained
+            }
         }
+    }
+
+    /// Runs `body`, which may write, in a transaction: the same as `transaction(_:)`.
+    public func write<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try transaction(body)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

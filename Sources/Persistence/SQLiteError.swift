@@ -17,6 +17,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A constraint such as a primary key or NOT NULL failed (`SQLITE_CONSTRAINT`).
     public var isConstraint: Bool { code == 19 }
 
+    /// A write was refused: inside `SQLiteDatabase.read`, or on a read-only file (`SQLITE_READONLY`).
+    public var isReadOnly: Bool { code == 8 }
+
     public var description: String {
         "SQLite error \(code): \(message)" + (sql.map { " in \($0)" } ?? "")
     }

@@ -9,7 +9,7 @@ struct SQLiteDatabaseTests {
 
     @Test func values_roundTripEveryType() throws {
         let database = try SQLiteDatabase(path: ":memory:")
-        try database.read { connection throws(SQLiteError) in
+        try database.write { connection throws(SQLiteError) in
             try connection.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
             try connection.execute(
                 "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
@@ -27,7 +27,7 @@ struct SQLiteDatabaseTests {
 
     @Test func transaction_rollsBackEverythingWhenAStatementFails() throws {
         let database = try SQLiteDatabase(path: ":memory:")
-        try database.read { connection throws(SQLiteError) in
+        try database.write { connection throws(SQLiteError) in
             try connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)")
         }
         #expect {
@@ -83,5 +83,23 @@ struct SQLiteDatabaseTests {
             (error as? SQLiteError)?.description == "SQLite error 1: no such table: missing in SELECT * FROM missing"
         }
         #expect(throws: SQLiteError.self) { try SQLiteDatabase(path: "/nonexistent-dir/x/y.sqlite") }
+    }
+
+    @Test(arguments: ["CREATE TABLE u (x)", "INSERT INTO t VALUES (2)", "DELETE FROM t", "UPDATE t SET id = 3"])
+    func aWriteInsideRead_failsClearly_andChangesNothing(_ sql: String) throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.write { connection throws(SQLiteError) in
+            try connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)")
+        }
+        #expect {
+            try database.read { connection throws(SQLiteError) in try connection.execute(sql) }
+        } throws: { error in
+            guard let error = error as? SQLiteError else { return false }
+            return error.isReadOnly && error.message.hasPrefix("a write inside read(_:) (use write(_:) or transaction(_:))")
+        }
+        let ids = try database.read { connection throws(SQLiteError) in try connection.query("SELECT id FROM t") }
+        #expect(ids == [["id": .integer(1)]])
+        try database.write { connection throws(SQLiteError) in try connection.execute("INSERT INTO t VALUES (2)") }
+        #expect(try database.read { connection throws(SQLiteError) in try connection.query("SELECT id FROM t") }.count == 2)
     }
 }
