@@ -37,7 +37,7 @@ public final class SQLiteDatabase: Sendable {
             defer { try? connection.execute("PRAGMA query_only = OFF") }
             do throws(SQLiteError) {
                 return try body(connection)
-            } catch where error.isReadOnly {
+            } catch  where error.isReadOnly {
                 var explained = error
                 explained.message = "a write inside read(_:) (use write(_:) or transaction(_:)): \(error.message)"
                 throw explained

@@ -10,7 +10,8 @@ public struct TrackRow: Sendable, Equatable, Identifiable {
     public var kindLabel: String
     /// `m:ss` or `h:mm:ss`; nil when the answer has no duration.
     public var duration: String?
-    /// Shown only when the answer has one.
+    /// Plain text (Apple's HTML tags removed, `<br>` as line breaks, entities decoded); nil when the answer has
+    /// none or it is blank.
     public var description: String?
     public var previewURL: URL?
     public var artworkURL: URL?
@@ -21,7 +22,7 @@ public struct TrackRow: Sendable, Equatable, Identifiable {
         artist = track.artistName
         kindLabel = Self.kindLabel(kind: track.kind, wrapperType: track.wrapperType, genre: track.genre)
         duration = track.durationMillis.flatMap { Self.duration(milliseconds: $0) }
-        description = track.description
+        description = track.description.map(HTMLText.readable).flatMap { $0.isEmpty ? nil : $0 }
         previewURL = track.previewURL
         artworkURL = track.artworkURL
     }

@@ -90,7 +90,11 @@ struct TrackSearchEndToEndTests {
                 ])
             let audiobook = try #require(model.rows.first { $0.kindLabel == "Audiobook" })
             #expect(audiobook.title == "The Sea Within (Unabridged)")
-            #expect(audiobook.description?.hasPrefix("A memoir") == true)
+            #expect(
+                audiobook.description
+                    == "A memoir of a life spent between songs and waves.\n\nFrom the surf breaks of Oahu to the "
+                    + "stages of the world, R. Writer tells the story of Brushfire Fairytales & the songs that came "
+                    + "after.\n\nRead by the author. \u{201C}Honest & warm.\u{201D} \u{2013} a reviewer")
             #expect(audiobook.id == "collection-990000006")
             #expect(model.status == .complete)
         }

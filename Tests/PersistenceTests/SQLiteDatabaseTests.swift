@@ -95,11 +95,13 @@ struct SQLiteDatabaseTests {
             try database.read { connection throws(SQLiteError) in try connection.execute(sql) }
         } throws: { error in
             guard let error = error as? SQLiteError else { return false }
-            return error.isReadOnly && error.message.hasPrefix("a write inside read(_:) (use write(_:) or transaction(_:))")
+            return error.isReadOnly
+                && error.message.hasPrefix("a write inside read(_:) (use write(_:) or transaction(_:))")
         }
         let ids = try database.read { connection throws(SQLiteError) in try connection.query("SELECT id FROM t") }
         #expect(ids == [["id": .integer(1)]])
         try database.write { connection throws(SQLiteError) in try connection.execute("INSERT INTO t VALUES (2)") }
-        #expect(try database.read { connection throws(SQLiteError) in try connection.query("SELECT id FROM t") }.count == 2)
+        #expect(
+            try database.read { connection throws(SQLiteError) in try connection.query("SELECT id FROM t") }.count == 2)
     }
 }

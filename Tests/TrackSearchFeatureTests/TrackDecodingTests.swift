@@ -35,7 +35,7 @@ struct TrackDecodingTests {
             ])
         #expect(rows.map(\.duration) == ["3:11", "3:28", "1:30:23", nil, nil, nil, nil, nil])
         #expect(rows[2].description == "A long one.")
-        #expect(rows[5].description == "An audiobook &amp; its description.")
+        #expect(rows[5].description == "An audiobook & its description.", "entities decoded")
         #expect(rows[0].description == nil)
         #expect(rows[5].id == "collection-6")
         #expect(rows[7].id.hasPrefix("content-"))
@@ -75,5 +75,21 @@ struct TrackDecodingTests {
     ])
     func kindLabel_coversOtherKinds(_ kind: String?, _ wrapper: String?, expected: String) {
         #expect(TrackRow.kindLabel(kind: kind, wrapperType: wrapper, genre: nil) == expected)
+    }
+
+    @Test(arguments: [
+        ("<b>Bold</b> and <i>italic</i>", "Bold and italic"),
+        ("One.<br />Two.<br/>Three.<BR>Four.", "One.\nTwo.\nThree.\nFour."),
+        ("First.<br /><br /><br />Second.", "First.\n\nSecond."),
+        ("<p>Para one.</p><p>Para two.</p>", "Para one.\n\nPara two."),
+        ("Tom &amp; Jerry &lt;3 &quot;x&quot; &#39;y&#39; &#233;t&#xE9;", "Tom & Jerry <3 \"x\" 'y' été"),
+        ("&#8220;Warm&#8221; &ndash; a&nbsp;reviewer&hellip;", "\u{201C}Warm\u{201D} \u{2013} a reviewer\u{2026}"),
+        ("  spaced   out  <br />  &#xa0; ", "spaced out"),
+        ("AT&T & co &unknown; &#0;", "AT&T & co &unknown; &#0;"),
+        ("<a href=\"https://x\">link</a> <unclosed", "link <unclosed"),
+        ("", ""),
+    ])
+    func htmlDescriptions_readAsPlainText(_ html: String, expected: String) {
+        #expect(HTMLText.readable(html) == expected)
     }
 }
