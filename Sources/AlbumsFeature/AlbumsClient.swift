@@ -10,14 +10,19 @@ public protocol AlbumsClient: Sendable {
 /// The `AlbumsClient` over HTTP.
 public struct LiveAlbumsClient: AlbumsClient {
     private let http: any HTTPClient
-    private let endpoint: AlbumsEndpoint
+    private let baseURL: URL?
+    private let feed: AlbumsEndpoint
 
-    public init(http: any HTTPClient, endpoint: AlbumsEndpoint = .v1()) {
+    /// - Parameters:
+    ///   - baseURL: the server to ask, such as a stub server's; nil for the feed version's live host.
+    ///   - feed: the feed version and its parameters.
+    public init(http: any HTTPClient, baseURL: URL? = nil, feed: AlbumsEndpoint = .v1()) {
         self.http = http
-        self.endpoint = endpoint
+        self.baseURL = baseURL
+        self.feed = feed
     }
 
     public func topAlbums() async throws(APIError) -> AlbumFeed {
-        try await http.decode(AlbumFeed.self, from: endpoint.endpoint)
+        try await http.decode(AlbumFeed.self, from: feed.endpoint(baseURL: baseURL))
     }
 }

@@ -7,26 +7,20 @@ public protocol TopSongsClient: Sendable {
     func topSongs() async throws(APIError) -> [Song]
 }
 
-/// The `TopSongsClient` over HTTP: `/us/rss/topsongs/limit=N/xml` against an injectable base URL.
+/// The `TopSongsClient` over HTTP, against an injectable base URL.
 public struct LiveTopSongsClient: TopSongsClient {
-    public static let liveBaseURL = URL(string: "https://itunes.apple.com")!
-
     private let http: any HTTPClient
     private let baseURL: URL
-    private let limit: Int
+    private let feed: TopSongsEndpoint
 
-    public init(http: any HTTPClient, baseURL: URL = LiveTopSongsClient.liveBaseURL, limit: Int = 25) {
+    public init(http: any HTTPClient, baseURL: URL = .iTunes, feed: TopSongsEndpoint = TopSongsEndpoint()) {
         self.http = http
         self.baseURL = baseURL
-        self.limit = limit
-    }
-
-    public var endpoint: Endpoint {
-        Endpoint(baseURL: baseURL, path: "/us/rss/topsongs/limit=\(limit)/xml")
+        self.feed = feed
     }
 
     public func topSongs() async throws(APIError) -> [Song] {
-        let data = try await http.data(for: endpoint)
+        let data = try await http.data(for: feed.endpoint(baseURL: baseURL))
         do {
             return try TopSongsFeed.songs(from: data)
         } catch {

@@ -87,15 +87,20 @@ struct AlbumFeedDecodingTests {
         #expect(v2.copyright != nil)
     }
 
-    @Test(arguments: [
-        (AlbumsEndpoint.v1(), "https://rss.itunes.apple.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"),
-        (.v2(), "https://rss.applemarketingtools.com/api/v2/us/music/most-played/100/albums.json"),
-        (
-            .v1(baseURL: URL(string: "http://127.0.0.1:8080")!, country: "gb", limit: 10),
-            "http://127.0.0.1:8080/api/v1/gb/apple-music/top-albums/all/10/explicit.json"
-        ),
-    ])
-    func endpoints_buildTheFeedURLs(_ endpoint: AlbumsEndpoint, expected: String) throws {
-        #expect(try endpoint.endpoint.url().absoluteString == expected)
+    @Test(
+        arguments: [
+            (
+                AlbumsEndpoint.v1(), nil,
+                "https://rss.itunes.apple.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+            ),
+            (.v2(), nil, "https://rss.applemarketingtools.com/api/v2/us/music/most-played/100/albums.json"),
+            (
+                .v1(country: "gb", limit: 10), URL(string: "http://127.0.0.1:8080"),
+                "http://127.0.0.1:8080/api/v1/gb/apple-music/top-albums/all/10/explicit.json"
+            ),
+            (.v2(limit: 5), URL(string: "http://[::1]:9"), "http://[::1]:9/api/v2/us/music/most-played/5/albums.json"),
+        ] as [(AlbumsEndpoint, URL?, String)])
+    func endpoints_buildTheFeedURLs(_ endpoint: AlbumsEndpoint, baseURL: URL?, expected: String) throws {
+        #expect(try endpoint.endpoint(baseURL: baseURL).url().absoluteString == expected)
     }
 }

@@ -22,7 +22,7 @@ struct AlbumsEndToEndTests {
         try await withStubServer(fixtures: mockData) { server in
             try server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
             await model.viewAppeared()
             #expect(model.state == .failed(message))
             #expect(server.requestCount(JournalQuery(stub: "top-albums", variant: variant)) == 1)
@@ -34,7 +34,7 @@ struct AlbumsEndToEndTests {
         try await withStubServer(fixtures: mockData) { server in
             try server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
             await model.viewAppeared()
             guard case .loaded(let rows) = model.state else {
                 Issue.record("expected rows, got \(model.state)")
@@ -57,7 +57,7 @@ struct AlbumsEndToEndTests {
     func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
         let server = try StubServer.required()
         let model = AlbumListViewModel(
-            client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
         await model.viewAppeared()
         #expect(model.state == .empty)
         expectRequests(JournalQuery(variant: "empty", method: "GET", path: Self.feedPath))
@@ -67,7 +67,7 @@ struct AlbumsEndToEndTests {
     func albumList_retriesAfterAServerError() async throws {
         let server = try StubServer.required()
         let model = AlbumListViewModel(
-            client: LiveAlbumsClient(http: realClient(), endpoint: .v1(baseURL: server.baseURL)))
+            client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
         await model.viewAppeared()
         #expect(model.state == .failed(APIError.status(503, body: Data()).message))
         try server.setVariant(nil, forStub: "top-albums")
@@ -85,7 +85,7 @@ struct AlbumsEndToEndTests {
         try await withStubServer(fixtures: mockData) { server in
             try server.setVariant(variant, forStub: "most-played-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), endpoint: .v2(baseURL: server.baseURL)))
+                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL, feed: .v2()))
             await model.viewAppeared()
             switch variant {
             case "good":
@@ -116,7 +116,7 @@ struct AlbumsEndToEndTests {
             let http = realClient()
             let images = ImageCache(client: http, directory: directory)
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: http, endpoint: .v1(baseURL: server.baseURL)), images: images)
+                client: LiveAlbumsClient(http: http, baseURL: server.baseURL), images: images)
             await model.viewAppeared()
             guard case .loaded(let rows) = model.state else {
                 Issue.record("expected rows, got \(model.state)")

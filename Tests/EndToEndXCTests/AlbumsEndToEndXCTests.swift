@@ -18,7 +18,7 @@ final class AlbumsEndToEndXCTests: XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 5
         let http = URLSessionHTTPClient(session: URLSession(configuration: configuration))
-        let model = AlbumListViewModel(client: LiveAlbumsClient(http: http, endpoint: .v1(baseURL: server.baseURL)))
+        let model = AlbumListViewModel(client: LiveAlbumsClient(http: http, baseURL: server.baseURL))
         return (model, server)
     }
 

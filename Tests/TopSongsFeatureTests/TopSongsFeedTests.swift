@@ -75,3 +75,18 @@ struct TopSongsFeedHostileInputTests {
         #expect(try TopSongsFeed.songs(from: Data(feed.utf8)).map(\.name) == ["Song"])
     }
 }
+
+struct TopSongsEndpointTests {
+    @Test(
+        arguments: [
+            (TopSongsEndpoint(), nil, "https://itunes.apple.com/us/rss/topsongs/limit=25/xml"),
+            (
+                TopSongsEndpoint(limit: 10), URL(string: "http://127.0.0.1:8080"),
+                "http://127.0.0.1:8080/us/rss/topsongs/limit=10/xml"
+            ),
+        ] as [(TopSongsEndpoint, URL?, String)])
+    func endpoint_buildsTheFeedURL(_ feed: TopSongsEndpoint, baseURL: URL?, expected: String) throws {
+        let endpoint = baseURL.map { feed.endpoint(baseURL: $0) } ?? feed.endpoint()
+        #expect(try endpoint.url().absoluteString == expected)
+    }
+}
