@@ -1,6 +1,7 @@
 import Foundation
 import MoviesFeature
 import Networking
+import NetworkingTestSupport
 import StubServer
 import Testing
 
@@ -71,9 +72,10 @@ struct MoviesEndToEndTests {
     }
 
     @Test func aSearchTheStubsDoNotCover_isAnError() async throws {
+        let refusing = try RefusingPort()
         try await withMovies { _, model, _ in
             let unmatched = MovieListViewModel(
-                client: LiveMoviesClient(http: realClient(), baseURL: URL(string: "http://127.0.0.1:1")!),
+                client: LiveMoviesClient(http: realClient(), baseURL: refusing.baseURL),
                 store: try SQLiteMovieStore.inMemory(), stateStore: try SQLiteMovieStore.inMemory())
             await unmatched.search(query: "star")
             #expect(unmatched.state == .error(APIError.transport("").message))

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 import StubServer
 import Testing
 
@@ -96,11 +97,8 @@ struct URLSessionHTTPClientTests {
     }
 
     @Test func send_throwsTransportWhenNothingListens() async throws {
-        let (root, cleanup) = try Self.fixtures()
-        defer { cleanup() }
-        let server = try StubServer.start(fixtures: root)
-        let url = server.baseURL.appendingPathComponent("echo")
-        await server.stop()
+        let refusing = try RefusingPort()
+        let url = refusing.baseURL.appendingPathComponent("echo")
         do {
             _ = try await URLSessionHTTPClient().send(HTTPRequest(url: url, timeout: 2))
             Issue.record("answered with no server")
