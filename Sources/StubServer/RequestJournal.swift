@@ -117,13 +117,16 @@ struct RequestJournal {
     /// Most bytes of a body kept per entry, so that a full journal of large uploads stays small.
     static let maxStoredBody = 65_536
     let capacity: Int
+    /// Secrets kept out of every entry.
+    let redaction: Redaction
     private var ring: [JournalEntry] = []
     /// Where the oldest entry is once the ring is full.
     private var oldest = 0
     private var nextID = 1
 
-    init(capacity: Int) {
+    init(capacity: Int, redaction: Redaction = Redaction()) {
         self.capacity = max(1, capacity)
+        self.redaction = redaction
     }
 
     mutating func record(
@@ -131,9 +134,17 @@ struct RequestJournal {
         closest: [StubMiss]? = nil
     ) {
         let entry = JournalEntry(
-            id: nextID, time: Date(), method: request.method, path: request.path, target: request.target,
-            query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
-            headers: request.headers.map { JournalEntry.Field(name: $0.name, value: $0.value) },
+            id: nextID, time: Date(), method: request.method, path: request.path,
+            target: redaction.redacted(target: request.target),
+            query: request.query.map { item in
+                JournalEntry.QueryItem(
+                    name: item.name, value: redaction.query.contains(item.name) ? Redaction.placeholder : item.value)
+            },
+            headers: request.headers.map { field in
+                JournalEntry.Field(
+                    name: field.name, value: redaction.redacts(header: field.name) ? Redaction.placeholder : field.value
+                )
+            },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
             variant: variant, status: status, fault: fault, closest: closest)
         nextID += 1

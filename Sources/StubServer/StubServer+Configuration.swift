@@ -21,13 +21,16 @@ extension StubServer {
         public var maxConnections: Int
         /// How many recent requests the journal keeps.
         public var journalCapacity: Int
+        /// Headers and query parameters whose values never reach the journal; secrets by default.
+        public var redaction: Redaction
         /// Called after each answered request, from the server's thread.
         public var log: (@Sendable (RequestLog) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-            maxConnections: Int = 512, journalCapacity: Int = 1_000, log: (@Sendable (RequestLog) -> Void)? = nil
+            maxConnections: Int = 512, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
+            log: (@Sendable (RequestLog) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -38,6 +41,7 @@ extension StubServer {
             self.headerTimeout = headerTimeout
             self.maxConnections = maxConnections
             self.journalCapacity = journalCapacity
+            self.redaction = redaction
             self.log = log
         }
 

@@ -52,7 +52,7 @@ public final class StubServer: Sendable {
         state = Mutex(
             StubState(
                 catalog: catalog, serverVariant: configuration.variant,
-                journal: RequestJournal(capacity: configuration.journalCapacity)))
+                journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction)))
     }
 
     /// Open client connections, for tests that check connections are cleaned up.
