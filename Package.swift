@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubServerTesting", targets: ["StubServerTesting"]),
+        .library(name: "StubServerRecording", targets: ["StubServerRecording"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
         .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
@@ -34,6 +35,7 @@ let package = Package(
         .target(name: "HTTPEngine", swiftSettings: settings),
         .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(name: "StubServerRecording", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "Networking", swiftSettings: settings),
@@ -99,6 +101,10 @@ let package = Package(
             dependencies: ["AlbumsFeature", "Networking", "StubServer", "StubServerXCTest"],
             swiftSettings: settings
         ),
+        .testTarget(
+            name: "StubServerRecordingTests",
+            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording"],
+            swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests", dependencies: ["RawHTTPClient", "StubServer", "StubServerTesting"],
             swiftSettings: settings),

@@ -26,6 +26,10 @@ public struct Redaction: Sendable, Equatable {
     }
 
     /// `target` with the value of every redacted query parameter replaced.
+    public func redactedTarget(_ target: String) -> String {
+        redacted(target: target)
+    }
+
     func redacted(target: String) -> String {
         guard !query.isEmpty, let mark = target.firstIndex(of: "?") else { return target }
         let pairs = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)

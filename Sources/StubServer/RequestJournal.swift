@@ -26,6 +26,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var fault: String?
     /// For a request no stub matched: the stubs that came closest and, field by field, why each missed.
     public var closest: [StubMiss]?
+    /// For a request an upstream answered: how, such as `proxied` or `recorded`.
+    public var forwarded: String?
 
     /// One header field, as sent.
     public typealias Field = HeaderField
@@ -90,6 +92,7 @@ public struct JournalQuery: Sendable, Equatable {
         check("stub", stub, entry.stub)
         check("variant", variant, entry.variant)
         if unmatchedOnly, let matched = entry.stub { found.append("matched stub \(matched.debugDescription)") }
+        if unmatchedOnly, let forwarded = entry.forwarded { found.append("answered by the upstream (\(forwarded))") }
         return found
     }
 }
@@ -131,7 +134,7 @@ struct RequestJournal {
 
     mutating func record(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?,
-        closest: [StubMiss]? = nil
+        closest: [StubMiss]? = nil, forwarded: String? = nil
     ) {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path,
@@ -146,7 +149,7 @@ struct RequestJournal {
                 )
             },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
-            variant: variant, status: status, fault: fault, closest: closest)
+            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

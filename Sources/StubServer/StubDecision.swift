@@ -18,12 +18,14 @@ struct StubDecision {
         case methodNotAllowed(allowed: [String])
         /// No stub matched; the closest ones, field by field.
         case unmatched(closest: [StubMiss])
+        /// The configured forwarder answers (and the journal records the request when it has).
+        case forward
     }
 
     var stubName: String? {
         switch outcome {
         case .answer(let stub, _, _, _, _), .missingVariant(let stub, _, _, _): stub
-        case .methodNotAllowed, .unmatched: nil
+        case .methodNotAllowed, .unmatched, .forward: nil
         }
     }
 
@@ -34,10 +36,18 @@ struct StubDecision {
 }
 
 extension StubState {
-    /// Matches `request`, chooses the variant (moving a sequence on), and records the request in the journal.
-    mutating func decide(_ request: HTTPRequest) -> StubDecision {
+    /// Matches `request`, chooses the variant (moving a sequence on), and records the request in the journal; or
+    /// hands it to `forwarder` when no stub matches (or always, when it forwards matched requests too).
+    mutating func decide(_ request: HTTPRequest, forwarder: (any RequestForwarder)? = nil) -> StubDecision {
+        let match = catalog.match(request)
+        if let forwarder {
+            if case .matched = match, !forwarder.forwardsMatchedRequests {
+            } else {
+                return StubDecision(outcome: .forward)
+            }
+        }
         let decision: StubDecision
-        switch catalog.match(request) {
+        switch match {
         case .matched(let stub, let pathParameters):
             decision = decideVariant(of: stub, for: request, pathParameters: pathParameters)
         case .methodNotAllowed(let allowed):

@@ -142,7 +142,7 @@ struct StubFileReader {
     }
 
     private mutating func readVariant(_ value: JSONValue, at path: String) -> PartialVariant? {
-        let known = ["status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like"]
+        let known = ["status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated"]
         guard let fields = object(value, at: path, known: known) else { return nil }
         var variant = PartialVariant()
         var valid = true
@@ -199,6 +199,11 @@ struct StubFileReader {
             } else {
                 report("\(path).template", "must be true or false")
             }
+        }
+        // `generated` marks a variant a recorder made up (`bad`, `nil`) rather than recorded; it changes nothing.
+        if let value = fields["generated"], case .bool = value {
+        } else if fields["generated"] != nil {
+            report("\(path).generated", "must be true or false")
         }
         if let value = fields["delayMs"] {
             variant.delayMs = integer(value, at: "\(path).delayMs", in: 0...600_000)

@@ -23,6 +23,8 @@ extension StubServer {
         public var journalCapacity: Int
         /// Headers and query parameters whose values never reach the journal; secrets by default.
         public var redaction: Redaction
+        /// Who answers requests no stub matches (or every request): a proxy or a recorder; nil to answer 404.
+        public var forwarder: (any RequestForwarder)?
         /// Called after each answered request, from the server's thread.
         public var log: (@Sendable (RequestLog) -> Void)?
 
@@ -30,7 +32,7 @@ extension StubServer {
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
             maxConnections: Int = 512, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
-            log: (@Sendable (RequestLog) -> Void)? = nil
+            forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -42,6 +44,7 @@ extension StubServer {
             self.maxConnections = maxConnections
             self.journalCapacity = journalCapacity
             self.redaction = redaction
+            self.forwarder = forwarder
             self.log = log
         }
 
@@ -63,10 +66,12 @@ extension StubServer {
         public var fault: String?
         /// Time from the complete request to the last byte written.
         public var milliseconds: Double
+        /// How an upstream answered (`proxied`, `recorded`), nil for the catalog.
+        public var forwarded: String?
 
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
         public var line: String {
-            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }].compactMap { $0 }.joined(
+            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }, forwarded].compactMap { $0 }.joined(
                 separator: " ")
             let tenths = Int((milliseconds * 10).rounded())
             return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"

@@ -1,25 +1,62 @@
 import HTTPEngine
 
 extension StubServer: HTTPResponder {
-    /// Answers on the loop's thread: the admin API, or one decision of the catalog.
+    /// Answers on the loop's thread: the admin API, one decision of the catalog, or later, from the forwarder.
     package func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
-        .now(reply(to: request))
-    }
-
-    /// Decides the answer to `request`: the admin API, a stub's variant, 405, or a 404 that explains the misses.
-    func reply(to request: HTTPRequest) -> Reply {
         if request.path == "/__stub" || request.path.hasPrefix("/__stub/") {
             let response = adminResponse(to: request)
-            return Reply(
-                .respond(response),
-                onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil))
+            return .now(
+                Reply(
+                    .respond(response),
+                    onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil)))
         }
-        let decision = state.withLock { $0.decide(request) }
+        let forwarder = configuration.forwarder
+        let decision = state.withLock { $0.decide(request, forwarder: forwarder) }
+        if case .forward = decision.outcome, let forwarder {
+            forward(request, to: forwarder, promise: promise)
+            return .later
+        }
         var reply = reply(for: decision, to: request)
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
             fault: decision.fault)
-        return reply
+        return .now(reply)
+    }
+
+    /// Hands `request` to `forwarder`; its answer is journaled, reloads the catalog when the forwarder wrote
+    /// fixtures, and is sent through `promise`.
+    private func forward(_ request: HTTPRequest, to forwarder: any RequestForwarder, promise: ReplyPromise) {
+        let hopByHop = ForwardedRequest.hopByHopHeaders
+        let forwarded = ForwardedRequest(
+            method: request.method, target: request.target, path: request.path,
+            query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
+            headers: request.headers.compactMap { field in
+                hopByHop.contains { $0.caseInsensitiveEquals(field.name) }
+                    ? nil : HeaderField(name: field.name, value: field.value)
+            },
+            body: request.body)
+        let label = forwarder.label
+        forwarder.forward(forwarded) { [self] answer in
+            let response: HTTPResponse
+            switch answer {
+            case .response(let status, let headers, let body):
+                var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
+                fields.set("X-Stub-Forwarded", label)
+                response = HTTPResponse(status: HTTPStatus(status), headers: fields, body: body)
+                if forwarder.changesFixtures, catalog.root != nil { _ = try? reload() }
+            case .failed(let status, let message):
+                response = .error(HTTPError(HTTPStatus(status), message))
+            }
+            state.withLock {
+                $0.journal.record(
+                    request, stub: nil, variant: nil, status: response.status.code, fault: nil, forwarded: label)
+            }
+            promise.fulfil(
+                Reply(
+                    .respond(response),
+                    onFinish: logger(
+                        request, stub: nil, variant: nil, status: response.status.code, fault: nil, note: label)))
+        }
     }
 
     private func reply(for decision: StubDecision, to request: HTTPRequest) -> Reply {
@@ -52,6 +89,9 @@ extension StubServer: HTTPResponder {
                 .methodNotAllowed,
                 "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))")
             return Reply(.respond(.error(error, headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))))
+        case .forward:
+            // Handled by `forward(_:to:promise:)` before a reply is built.
+            return Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured"))))
         case .unmatched(let closest):
             let body = UnmatchedBody(
                 error: "no stub matches \(request.method) \(request.target)", method: request.method,
@@ -74,15 +114,16 @@ extension StubServer: HTTPResponder {
 
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
     private func logger(
-        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?
+        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
+        note: String? = nil
     ) -> (@Sendable (Double) -> Void)? {
         guard let log = configuration.log else { return nil }
-        let (method, target) = (request.method, request.target)
+        let (method, target) = (request.method, configuration.redaction.redacted(target: request.target))
         return { milliseconds in
             log(
                 RequestLog(
                     method: method, target: target, stub: stub, variant: variant, status: status,
-                    fault: fault?.rawValue, milliseconds: milliseconds))
+                    fault: fault?.rawValue, milliseconds: milliseconds, forwarded: note))
         }
     }
 

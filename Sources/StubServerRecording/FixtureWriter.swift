@@ -1,0 +1,179 @@
+import Foundation
+import StubServer
+
+/// Writes recorded answers into one API folder in the ordinary fixture format: a `stubs.json` entry per request
+/// (method, literal path, an exact matcher per query parameter) with the answer as `good`, byte for byte in a
+/// body file, plus generated `nil` and `bad`. An existing `stubs.json` is extended, never clobbered; every file
+/// is written atomically; secrets are redacted before anything is written.
+actor FixtureWriter {
+    /// The API folder, such as `MockData/itunes-apple-com`.
+    let folder: URL
+    let redaction: Redaction
+    /// Whether a new answer to a request already recorded becomes the next step of its sequence.
+    let appendsSequences: Bool
+
+    /// Answer headers never written: per-connection, per-answer or secret.
+    static let droppedHeaders = ["Date", "Content-Length", "Set-Cookie", "Content-Encoding", "Transfer-Encoding"]
+
+    init(folder: URL, redaction: Redaction, appendsSequences: Bool) {
+        self.folder = folder
+        self.redaction = redaction
+        self.appendsSequences = appendsSequences
+    }
+
+    /// Records one exchange.
+    /// - Returns: a line saying what was written, or nil when the answer was recorded before.
+    /// - Throws: when a file cannot be read or written.
+    func record(_ request: ForwardedRequest, status: Int, headers: [HeaderField], body: [UInt8]) throws -> String? {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("stubs.json")
+        var stubs = try readStubs(file)
+        let matcher = requestMatcher(request)
+        let kept = headers.filter { field in
+            !Self.droppedHeaders.contains { $0.lowercased() == field.name.lowercased() }
+                && !redaction.redacts(header: field.name)
+        }
+        let type = kept.first { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
+        let ext = Self.fileExtension(for: type)
+        if let index = stubs.firstIndex(where: { Self.sameRequest($0["request"], matcher) }) {
+            guard appendsSequences, var stub = stubs[index] as [String: Any]?,
+                let name = stub["name"] as? String, var variants = stub["variants"] as? [String: Any]
+            else { return nil }
+            let recorded = variants.keys.filter { $0 == "good" || $0.hasPrefix("recorded-") }
+            for variant in recorded where try sameAnswer(variants[variant], status: status, body: body) { return nil }
+            let step = "recorded-\(recorded.count + 1)"
+            let bodyFile = "\(name).\(step).\(ext)"
+            try write(body, to: bodyFile)
+            variants[step] = variantObject(status: status, headers: kept, bodyFile: bodyFile)
+            var sequence = stub["sequence"] as? [String] ?? ["good"]
+            sequence.append(step)
+            stub["variants"] = variants
+            stub["sequence"] = sequence
+            stubs[index] = stub
+            try writeStubs(stubs, to: file)
+            return "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) \(step)"
+        }
+        let name = uniqueName(Self.stubName(method: request.method, path: request.path), among: stubs)
+        try write(body, to: "\(name).good.\(ext)")
+        try write(Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
+        var good = variantObject(status: status, headers: kept, bodyFile: "\(name).good.\(ext)")
+        good["status"] = status
+        var bad = variantObject(
+            status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)")
+        bad["generated"] = true
+        let empty: [String: Any] = ["status": 200, "headers": ["Content-Type": type], "body": "", "generated": true]
+        stubs.append(["name": name, "request": matcher, "variants": ["good": good, "bad": bad, "nil": empty]])
+        try writeStubs(stubs, to: file)
+        return
+            "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) (good; bad and nil generated)"
+    }
+
+    // MARK: Stubs
+
+    private func readStubs(_ file: URL) throws -> [[String: Any]] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        guard let top = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let stubs = top["stubs"] as? [[String: Any]]
+        else {
+            throw RecordingError.unreadableStubs(file.path)
+        }
+        return stubs
+    }
+
+    private func writeStubs(_ stubs: [[String: Any]], to file: URL) throws {
+        var data = try JSONSerialization.data(
+            withJSONObject: ["stubs": stubs], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        data.append(0x0A)
+        try data.write(to: file, options: .atomic)
+    }
+
+    private func write(_ bytes: [UInt8], to name: String) throws {
+        try Data(bytes).write(to: folder.appendingPathComponent(name), options: .atomic)
+    }
+
+    /// Method, literal path and an exact matcher per query parameter; a redacted one only has to be present.
+    private func requestMatcher(_ request: ForwardedRequest) -> [String: Any] {
+        var matcher: [String: Any] = ["method": request.method, "path": request.path]
+        var query: [String: Any] = [:]
+        for item in request.query where query[item.name] == nil {
+            query[item.name] = redaction.query.contains(item.name) ? ["present": true] : item.value
+        }
+        if !query.isEmpty { matcher["query"] = query }
+        return matcher
+    }
+
+    private func variantObject(status: Int, headers: [HeaderField], bodyFile: String) -> [String: Any] {
+        var fields: [String: String] = [:]
+        for field in headers where fields[field.name] == nil { fields[field.name] = field.value }
+        return ["status": status, "headers": fields, "bodyFile": bodyFile]
+    }
+
+    private func sameAnswer(_ variant: Any?, status: Int, body: [UInt8]) throws -> Bool {
+        guard let variant = variant as? [String: Any], variant["status"] as? Int == status,
+            let bodyFile = variant["bodyFile"] as? String
+        else { return false }
+        return FileManager.default.contents(atPath: folder.appendingPathComponent(bodyFile).path) == Data(body)
+    }
+
+    private static func sameRequest(_ existing: Any?, _ matcher: [String: Any]) -> Bool {
+        guard let existing = existing as? [String: Any] else { return false }
+        return NSDictionary(dictionary: existing).isEqual(to: matcher)
+    }
+
+    // MARK: Names
+
+    /// `get-search`, `get-api-json-v1-1-lookup-php`: the method and the path's words.
+    static func stubName(method: String, path: String) -> String {
+        var words: [String] = []
+        var word = ""
+        for character in path.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                word.append(character)
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        return ([method.lowercased()] + (words.isEmpty ? ["root"] : words)).joined(separator: "-")
+    }
+
+    private func uniqueName(_ base: String, among stubs: [[String: Any]]) -> String {
+        let taken = Set(stubs.compactMap { $0["name"] as? String })
+        guard taken.contains(base) else { return base }
+        var number = 2
+        while taken.contains("\(base)-\(number)") { number += 1 }
+        return "\(base)-\(number)"
+    }
+
+    /// The body file's extension for a content type.
+    static func fileExtension(for contentType: String) -> String {
+        let type = contentType.lowercased()
+        if type.contains("json") { return "json" }
+        if type.contains("xml") { return "xml" }
+        if type.contains("html") { return "html" }
+        if type.hasPrefix("text/") { return "txt" }
+        if type.contains("png") { return "png" }
+        if type.contains("jpeg") || type.contains("jpg") { return "jpg" }
+        if type.contains("gif") { return "gif" }
+        return "bin"
+    }
+}
+
+/// A recording that could not be made.
+public enum RecordingError: Error, Equatable, CustomStringConvertible {
+    /// The environment has `CI` set and recording was not explicitly allowed there.
+    case refusedInCI
+    /// An existing stubs.json is not a fixture file; it is left untouched.
+    case unreadableStubs(String)
+
+    public var description: String {
+        switch self {
+        case .refusedInCI:
+            "recording is refused because CI is set: a test run in CI must not depend on the network "
+                + "(pass --allow-in-ci, or allowInCI: true, to record anyway)"
+        case .unreadableStubs(let path):
+            "\(path) is not a fixture file ({\"stubs\": [...]}); it was left untouched"
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import StubServer
+
+/// Answers requests no stub matches from the real API, writing nothing: stub one endpoint, use the real API for
+/// the rest. The journal and the log mark them `proxied`.
+public struct Proxy: RequestForwarder {
+    public var label: String { "proxied" }
+    public var forwardsMatchedRequests: Bool { false }
+    public var changesFixtures: Bool { false }
+    private let client: UpstreamClient
+
+    /// - Parameters:
+    ///   - upstream: the real API's base URL, such as `https://itunes.apple.com`.
+    ///   - timeout: how long to wait for its answer before answering 504.
+    public init(upstream: URL, timeout: Duration = .seconds(30)) {
+        client = UpstreamClient(upstream: upstream, timeout: timeout)
+    }
+
+    public func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
+        Task { completion(await client.send(request)) }
+    }
+}
