@@ -82,6 +82,10 @@ struct StubCatalogLoadingTests {
             "api/stubs.json: stubs[0].variants.x.bodyfile: unknown key (known: status, headers, body, bodyFile, template, delayMs, fault, like, generated)"
         ),
         (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"generated": 1}}}]}"#,
+            "api/stubs.json: stubs[0].variants.x.generated: must be true or false"
+        ),
+        (
             #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"status": 700}}}]}"#,
             "api/stubs.json: stubs[0].variants.x.status: must be an integer in 100...599"
         ),
