@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "StubServerRecording", targets: ["StubServerRecording"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
+        .executable(name: "stub-server-record", targets: ["StubServerRecordCLI"]),
         .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport"]),
@@ -37,7 +38,11 @@ let package = Package(
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "StubServerRecording", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
-        .executableTarget(name: "StubServerCLI", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(name: "CLISupport", swiftSettings: settings),
+        .executableTarget(name: "StubServerCLI", dependencies: ["CLISupport", "StubServer"], swiftSettings: settings),
+        .executableTarget(
+            name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
+            swiftSettings: settings),
         .target(name: "Networking", swiftSettings: settings),
         .target(name: "NetworkingTestSupport", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
@@ -115,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerCLITests",
-            dependencies: ["StubServerCLI", "StubServer"],
+            dependencies: ["StubServerCLI", "StubServerRecordCLI", "StubServer"],
             swiftSettings: settings
         ),
     ],

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import StubServer
 
@@ -5,6 +6,7 @@ import StubServer
 enum StubServerTool {
     /// Exit codes: 0 success, 1 failure (bad fixtures, bind error), 64 bad usage.
     static func run(_ arguments: [String]) async -> Int32 {
+        if RecordTool.handles(arguments) { return RecordTool.exec(arguments) }
         let command: CLICommand
         do {
             command = try CLICommand.parse(arguments)
@@ -57,16 +59,5 @@ enum StubServerTool {
                     + error.problems.map { "  \($0)" }.joined(separator: "\n"))
             return nil
         }
-    }
-}
-
-/// Writes whole lines to stdout and stderr, flushed, from any thread.
-enum Output {
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -23,11 +23,19 @@ struct CLIRunner {
         var stderr: String
     }
 
+    /// The process's environment with `changes` applied (nil removes a variable).
+    static func environment(_ changes: [String: String?]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in changes { environment[name] = value }
+        return environment
+    }
+
     /// Runs `stub-server ARGUMENTS` from the package root to completion.
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment changes: [String: String?] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = environment(changes)
         process.currentDirectoryURL = packageRoot
         let out = Pipe()
         let err = Pipe()
@@ -51,9 +59,10 @@ final class RunningServer {
     private let errors: Pipe
     private var buffer = Data()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment changes: [String: String?] = [:]) throws {
         process.executableURL = CLIRunner.executable
         process.arguments = arguments
+        process.environment = CLIRunner.environment(changes)
         process.currentDirectoryURL = CLIRunner.packageRoot
         let out = Pipe()
         errors = Pipe()

@@ -124,4 +124,69 @@ struct StubServerCLITests {
                 "cannot listen on 127.0.0.1:\(port): bind 127.0.0.1:\(port) failed: Address already in use"))
         #expect(holder.stop().status == 0)
     }
+
+    // MARK: record and serve --proxy, run by the sibling stub-server-record
+
+    @Test func record_isRefusedInCI() throws {
+        let result = try CLIRunner.run(
+            ["record", "--upstream", "http://127.0.0.1:9", "--fixtures", "/tmp/never-\(UUID().uuidString)"],
+            environment: ["CI": "true"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("recording is refused because CI is set"))
+        #expect(result.stderr.contains("--allow-in-ci"))
+    }
+
+    @Test func record_badUsageExits64() throws {
+        let result = try CLIRunner.run(["record", "--mode", "sometimes", "--upstream", "http://a"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("stub-server: --mode must be missing or all, not 'sometimes'"))
+    }
+
+    @Test func record_writesValidFixturesFromTheUpstream() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-record-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upstream = try RunningServer(["--port", "0"])
+        let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+        let recorder = try RunningServer(
+            ["record", "--upstream", upstreamURL, "--fixtures", folder.path, "--api", "albums", "--port", "0"],
+            environment: ["CI": nil])
+        let first = try #require(recorder.nextLine())
+        #expect(
+            first.hasPrefix("Recording requests no stub matches from \(upstreamURL) into \(folder.path)/albums at "))
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        let path = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(
+            from: address.appendingPathComponent(path))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "recorded")
+        #expect(
+            recorder.line(
+                containing: "recorded GET \(path) as get-api-v1-us-apple-music-top-albums-all-100-explicit-json") != nil
+        )
+        #expect(recorder.stop(SIGINT).status == 0)
+        #expect(upstream.stop().status == 0)
+        let recorded = folder.appendingPathComponent(
+            "albums/get-api-v1-us-apple-music-top-albums-all-100-explicit-json.good.json")
+        #expect(FileManager.default.contents(atPath: recorded.path) == data)
+        let validation = try CLIRunner.run(["validate", folder.path])
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+    }
+
+    @Test func serveProxy_answersUnstubbedRequestsFromTheUpstream() async throws {
+        let upstream = try RunningServer(["--port", "0"])
+        let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let proxy = try RunningServer(["serve", "--proxy", upstreamURL, "--fixtures", empty.path, "--port", "0"])
+        let first = try #require(proxy.nextLine())
+        #expect(first.hasPrefix("Proxying requests no stub matches to \(upstreamURL), serving \(empty.path) at "))
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        let (_, response) = try await URLSession(configuration: .ephemeral).data(
+            from: address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "proxied")
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Name") == "top-albums")
+        #expect(proxy.stop(SIGINT).status == 0)
+        #expect(upstream.stop().status == 0)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: empty.path)) ?? [] == [], "nothing written")
+    }
 }

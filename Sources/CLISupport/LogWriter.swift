@@ -4,10 +4,12 @@ import Synchronization
 
 /// Writes request log lines to stdout in batches, so that logging costs the server one `write` per batch
 /// rather than one per request: `flush` runs every 50 ms, and `append` flushes once 32 KB are waiting.
-final class LogWriter: Sendable {
+public final class LogWriter: Sendable {
+    public init() {}
+
     private let pending = Mutex<[UInt8]>([])
 
-    func append(_ line: String) {
+    public func append(_ line: String) {
         let full = pending.withLock { bytes in
             bytes.append(contentsOf: line.utf8)
             bytes.append(0x0A)
@@ -17,7 +19,7 @@ final class LogWriter: Sendable {
     }
 
     /// Writes what is waiting now.
-    func flush() {
+    public func flush() {
         let bytes = pending.withLock { bytes in
             defer { bytes.removeAll(keepingCapacity: true) }
             return bytes
@@ -26,7 +28,7 @@ final class LogWriter: Sendable {
     }
 
     /// Flushes every 50 ms until the returned timer is cancelled.
-    func startFlushing() -> any DispatchSourceTimer {
+    public func startFlushing() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stub-server.log"))
         timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { [self] in flush() }

@@ -4,13 +4,13 @@ import Synchronization
 
 /// Catches SIGINT and SIGTERM from the moment it is made, so that a signal that arrives before anyone waits is
 /// not lost (nor left to kill the process), and hands the first one to `wait()`.
-final class TerminationSignals: Sendable {
+public final class TerminationSignals: Sendable {
     private let state = Mutex<
         (received: String?, waiter: CheckedContinuation<String, Never>?, sources: [any DispatchSourceSignal])
     >(
         (nil, nil, []))
 
-    init() {
+    public init() {
         let queue = DispatchQueue(label: "stub-server.signals")
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             signal(number, SIG_IGN)
@@ -22,7 +22,7 @@ final class TerminationSignals: Sendable {
     }
 
     /// The name of the first signal received, waiting for one if none came yet.
-    func wait() async -> String {
+    public func wait() async -> String {
         await withCheckedContinuation { continuation in
             let received = state.withLock { state in
                 if state.received == nil { state.waiter = continuation }

@@ -1,0 +1,40 @@
+import CLISupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `stub-server record` and `stub-server serve --proxy` run in a sibling executable, `stub-server-record`, the way
+/// git runs its subcommands: it links FoundationNetworking for its upstream client, which costs the plain
+/// `serve` about 7 MB of memory even unused.
+enum RecordTool {
+    static let name = "stub-server-record"
+
+    /// Whether `arguments` ask for recording or proxying.
+    static func handles(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first else { return false }
+        if first == "record" { return true }
+        let serving = first == "serve" || first.hasPrefix("-")
+        return serving && arguments.contains { $0 == "--proxy" || $0.hasPrefix("--proxy=") }
+    }
+
+    /// Replaces this process with the sibling executable; returns 1 with a message only when it cannot.
+    static func exec(_ arguments: [String]) -> Int32 {
+        let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            .resolvingSymlinksInPath().deletingLastPathComponent()
+        let sibling = directory.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: sibling) else {
+            Output.error(
+                "stub-server: \(arguments.first ?? "record") needs \(name) beside \(directory.path); "
+                    + "build it with: swift build --product \(name)")
+            return 1
+        }
+        let argv = ([sibling] + arguments).map { strdup($0) } + [nil]
+        execv(sibling, argv)
+        Output.error("stub-server: cannot run \(sibling): \(String(cString: strerror(errno)))")
+        return 1
+    }
+}
