@@ -120,10 +120,10 @@ struct RecordCommand: Equatable {
             Output.error("stub-server: \(error)")
             return 1
         }
-        let where_ = recording ? "\(fixtures)/\(api ?? Recorder.apiName(for: upstream))" : fixtures
+        let destination = recording ? "\(fixtures)/\(api ?? Recorder.apiName(for: upstream))" : fixtures
         let what =
             recording
-            ? "Recording \(self.mode == .all ? "every request" : "requests no stub matches") from \(upstream) into \(where_)"
+            ? "Recording \(self.mode == .all ? "every request" : "requests no stub matches") from \(upstream) into \(destination)"
             : "Proxying requests no stub matches to \(upstream), serving \(fixtures)"
         Output.line("\(what) at \(server.baseURL.absoluteString)")
         let signal = await signals.wait()
