@@ -6,8 +6,16 @@ signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let code: Int32
 if arguments.contains("--help") || arguments.contains("-h") {
-    Output.line(RecordCommand.usage)
+    Output.line(arguments.first == "import" ? ImportCommand.usage : RecordCommand.usage)
     code = 0
+} else if arguments.first == "import" {
+    do throws(UsageMessage) {
+        let command = try ImportCommand.parse(arguments)
+        code = await command.run()
+    } catch {
+        Output.error("stub-server: \(error.text)\n\n\(ImportCommand.usage)")
+        code = 64
+    }
 } else {
     do throws(UsageMessage) {
         let command = try RecordCommand.parse(arguments)

@@ -189,4 +189,30 @@ struct StubServerCLITests {
         #expect(upstream.stop().status == 0)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: empty.path)) ?? [] == [], "nothing written")
     }
+
+    @Test func importHAR_writesFixtures_andAMalformedFileExits1WritingNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let good = folder.appendingPathComponent("good.har")
+        try Data(
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.test/items?page=1"}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"text": "[1]"}}}]}}"#
+                .utf8
+        ).write(to: good)
+        let imported = try CLIRunner.run([
+            "import", "har", good.path, "--fixtures", folder.appendingPathComponent("out").path,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "recorded GET /items?page=1 as get-items (good; bad and nil generated)\n")
+        #expect(try CLIRunner.run(["validate", folder.appendingPathComponent("out").path]).status == 0)
+
+        let bad = folder.appendingPathComponent("bad.har")
+        try Data(#"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#.utf8).write(to: bad)
+        let refused = try CLIRunner.run([
+            "import", "har", bad.path, "--fixtures", folder.appendingPathComponent("none").path,
+        ])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("log.entries[0].response: missing, or not an object (nothing was written)"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
+    }
 }
