@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "HTTPEngine", swiftSettings: settings),
         .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
-        .target(name: "StubServerRecording", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(name: "StubServerRecording", dependencies: ["StubServer", "XMLPath"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
         .executableTarget(name: "StubServerCLI", dependencies: ["CLISupport", "StubServer"], swiftSettings: settings),
@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerRecordingTests",
-            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording"],
+            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording", "XMLPath"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests", dependencies: ["RawHTTPClient", "StubServer", "StubServerTesting"],

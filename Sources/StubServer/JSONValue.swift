@@ -1,5 +1,5 @@
 /// Any JSON value, decoded without a schema so that fixture files can be checked field by field.
-enum JSONValue: Decodable, Equatable {
+package enum JSONValue: Decodable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ enum JSONValue: Decodable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -25,7 +25,7 @@ enum JSONValue: Decodable, Equatable {
     }
 
     /// A short name of the value's type for messages, such as `a number`.
-    var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -11,10 +11,12 @@ public struct Stub: Sendable, Equatable {
     public var variants: [String: StubVariant]
     /// Variants answered to the 1st, 2nd, ... call; the last one repeats.
     public var sequence: [String]
+    /// A request the drift check sends for this stub, when its matchers alone do not make one.
+    public var replay: Replay?
 
     public init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],
-        sequence: [String] = []
+        sequence: [String] = [], replay: Replay? = nil
     ) {
         self.name = name
         self.api = api
@@ -22,6 +24,18 @@ public struct Stub: Sendable, Equatable {
         self.request = request
         self.variants = variants
         self.sequence = sequence
+        self.replay = replay
+    }
+
+    /// An example request: a literal path and query values.
+    public struct Replay: Sendable, Equatable {
+        public var path: String
+        public var query: [String: String]
+
+        public init(path: String, query: [String: String] = [:]) {
+            self.path = path
+            self.query = query
+        }
     }
 
     /// The variant names, sorted with `good`, `bad`, `nil` first.

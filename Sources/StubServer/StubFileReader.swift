@@ -41,7 +41,7 @@ struct StubFileReader {
     }
 
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {
-        guard let fields = object(value, at: path, known: ["name", "request", "variants", "sequence"]) else {
+        guard let fields = object(value, at: path, known: ["name", "request", "variants", "sequence", "replay"]) else {
             return nil
         }
         let name = string(fields["name"], at: "\(path).name", required: true)
@@ -56,8 +56,27 @@ struct StubFileReader {
             }
         }
         let variants = readVariants(fields["variants"], at: "\(path).variants")
+        let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
         guard let name, let request, let variants else { return nil }
-        return Stub(name: name, api: api, file: file, request: request, variants: variants, sequence: sequence)
+        return Stub(
+            name: name, api: api, file: file, request: request, variants: variants, sequence: sequence, replay: replay)
+    }
+
+    /// `{"path": "/albums/1", "query": {"limit": "5"}}`: a request the drift check sends for this stub.
+    private mutating func readReplay(_ value: JSONValue, at path: String) -> Stub.Replay? {
+        guard let fields = object(value, at: path, known: ["path", "query"]) else { return nil }
+        guard let target = string(fields["path"], at: "\(path).path", required: true) else { return nil }
+        guard target.hasPrefix("/") else {
+            report("\(path).path", "must start with /")
+            return nil
+        }
+        var query: [String: String] = [:]
+        if let value = fields["query"], let items = object(value, at: "\(path).query", known: nil) {
+            for (name, item) in items {
+                if let text = string(item, at: "\(path).query.\(name)", required: true) { query[name] = text }
+            }
+        }
+        return Stub.Replay(path: target, query: query)
     }
 
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {

@@ -7,7 +7,7 @@ import Foundation
     import Darwin
 #endif
 
-/// `stub-server record`, `import har` and `serve --proxy` run in a sibling executable, `stub-server-record`, the way
+/// `stub-server record`, `import har`, `drift` and `serve --proxy` run in a sibling executable, `stub-server-record`, the way
 /// git runs its subcommands: it links FoundationNetworking for its upstream client, which costs the plain
 /// `serve` about 7 MB of memory even unused.
 enum RecordTool {
@@ -16,7 +16,7 @@ enum RecordTool {
     /// Whether `arguments` ask for recording or proxying.
     static func handles(_ arguments: [String]) -> Bool {
         guard let first = arguments.first else { return false }
-        if first == "record" || first == "import" { return true }
+        if ["record", "import", "drift"].contains(first) { return true }
         let serving = first == "serve" || first.hasPrefix("-")
         return serving && arguments.contains { $0 == "--proxy" || $0.hasPrefix("--proxy=") }
     }

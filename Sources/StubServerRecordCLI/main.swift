@@ -6,8 +6,20 @@ signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let code: Int32
 if arguments.contains("--help") || arguments.contains("-h") {
-    Output.line(arguments.first == "import" ? ImportCommand.usage : RecordCommand.usage)
+    switch arguments.first {
+    case "import": Output.line(ImportCommand.usage)
+    case "drift": Output.line(DriftCommand.usage)
+    default: Output.line(RecordCommand.usage)
+    }
     code = 0
+} else if arguments.first == "drift" {
+    do throws(UsageMessage) {
+        let command = try DriftCommand.parse(arguments)
+        code = await command.run()
+    } catch {
+        Output.error("stub-server: \(error.text)\n\n\(DriftCommand.usage)")
+        code = 64
+    }
 } else if arguments.first == "import" {
     do throws(UsageMessage) {
         let command = try ImportCommand.parse(arguments)

@@ -37,7 +37,7 @@ extension XMLPathParser {
 
     /// The element stack as nodes of the `PathTree`, and the open elements something was registered for.
     /// One struct, changed by one mutating call per callback, so that each callback costs one exclusive access.
-    struct ParseState {
+    struct ParseState: XMLScanSink {
         let tree: PathTree
         /// The tree node of every open element, innermost last; -1 for elements no registered path leads into.
         var stack: [Int] = []
@@ -71,6 +71,14 @@ extension XMLPathParser {
 
         /// Whether text at the current position is collected.
         var wantsText: Bool { textDepth == stack.count }
+
+        func needsAttributes(of name: String) -> Bool {
+            captures(childNode(name))
+        }
+
+        mutating func start(_ name: String, attributes: [String: String]) {
+            start(node: childNode(name), attributes: attributes)
+        }
 
         mutating func start(node: Int, attributes: [String: String]) {
             sawRoot = true

@@ -19,6 +19,9 @@ public struct XMLPathParser: Sendable {
         case recordEnd
     }
 
+    /// The deepest element nesting read; deeper is an `XMLPathError` (the reader does not recurse).
+    public static let maxDepth = 512
+
     let recordPath: String?
     private(set) var textPaths: [String: String] = [:]
     private(set) var selectors: [String: [(key: String, required: [String])]] = [:]
@@ -49,7 +52,7 @@ public struct XMLPathParser: Sendable {
         try withoutActuallyEscaping(handle) { escapable throws(XMLPathError) in
             let state = ParseState(tree: PathTree(self), handle: escapable)
             let result: Result<Void, XMLPathError> = data.withUnsafeBytes { raw in
-                var scanner = XMLScanner(bytes: raw.bindMemory(to: UInt8.self), state: state)
+                var scanner = XMLScanner(bytes: raw.bindMemory(to: UInt8.self), sink: state)
                 do throws(XMLPathError) {
                     try scanner.run()
                     return .success(())

@@ -1,4 +1,15 @@
-/// A strict, non-validating reader of XML 1.0 in UTF-8 that feeds an `XMLPathParser.ParseState`.
+/// What `XMLScanner` tells as it reads: elements opening and closing, and text where it is wanted.
+protocol XMLScanSink {
+    /// Whether the element `name`, opening here, needs its attributes (building them costs time).
+    func needsAttributes(of name: String) -> Bool
+    mutating func start(_ name: String, attributes: [String: String])
+    mutating func end()
+    /// Whether text at the current position is wanted.
+    var wantsText: Bool { get }
+    mutating func characters(_ text: String)
+}
+
+/// A strict, non-validating reader of XML 1.0 in UTF-8 that feeds a sink (`XMLPathParser.ParseState`, `XMLShape`).
 ///
 /// It reads elements, attributes, character data, the five predefined entities and character references,
 /// CDATA sections, comments and processing instructions. It refuses, with an `XMLPathError` and never a
@@ -6,21 +17,20 @@
 /// declarations (and so entity declarations), undefined entities, mismatched or unclosed tags, duplicate
 /// attributes, nesting deeper than `maxDepth`, and anything but white space, comments and processing
 /// instructions outside the root element.
-struct XMLScanner {
-    /// The deepest element nesting read; deeper is an error (a recursion bomb costs nothing).
-    static let maxDepth = 512
+struct XMLScanner<Sink: XMLScanSink> {
+    static var maxDepth: Int { XMLPathParser.maxDepth }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    private(set) var state: XMLPathParser.ParseState
+    private(set) var sink: Sink
     /// The byte ranges of the open elements' names, innermost last, to check end tags against.
     private var open: [Range<Int>] = []
     /// Reused for text and attribute values that hold references.
     private var scratch: [UInt8] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, state: XMLPathParser.ParseState) {
+    init(bytes: UnsafeBufferPointer<UInt8>, sink: Sink) {
         self.bytes = bytes
-        self.state = state
+        self.sink = sink
         open.reserveCapacity(32)
     }
 
@@ -99,20 +109,20 @@ struct XMLScanner {
             attributes.append((attributeName, value, hasReference))
         }
         guard open.count < Self.maxDepth else { throw error("elements nest deeper than \(Self.maxDepth)") }
-        let node = state.childNode(text(nameRange))
+        let name = text(nameRange)
         var dictionary: [String: String] = [:]
-        if state.captures(node) {
+        if sink.needsAttributes(of: name) {
             for attribute in attributes {
                 dictionary[text(attribute.name)] =
                     attribute.hasReference ? decodedValue(attribute.value) : text(attribute.value)
             }
         }
         open.append(nameRange)
-        state.start(node: node, attributes: dictionary)
+        sink.start(name, attributes: dictionary)
         if bytes[index] == UInt8(ascii: "/") {
             index += 2
             open.removeLast()
-            state.end()
+            sink.end()
         } else {
             index += 1
         }
@@ -128,7 +138,7 @@ struct XMLScanner {
         }
         index += 1
         open.removeLast()
-        state.end()
+        sink.end()
     }
 
     /// Character data up to the next `<`, with its references decoded when the state collects it.
@@ -150,14 +160,14 @@ struct XMLScanner {
             }
             index += 1
         }
-        guard state.wantsText else { return }
-        state.characters(hasReference ? decodedValue(start..<index, normalizeSpace: false) : text(start..<index))
+        guard sink.wantsText else { return }
+        sink.characters(hasReference ? decodedValue(start..<index, normalizeSpace: false) : text(start..<index))
     }
 
     private mutating func readCDATA() throws(XMLPathError) {
         index += 9
         guard let end = find(Array("]]>".utf8)) else { throw error("unclosed CDATA section") }
-        if state.wantsText { state.characters(text(index..<end)) }
+        if sink.wantsText { sink.characters(text(index..<end)) }
         index = end + 3
     }
 

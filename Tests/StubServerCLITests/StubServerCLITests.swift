@@ -215,4 +215,29 @@ struct StubServerCLITests {
         #expect(refused.stderr.contains("log.entries[0].response: missing, or not an object (nothing was written)"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
     }
+
+    @Test func drift_exits1WhenAFixtureKeyIsGoneUpstream_and0WhenTheShapesAgree() throws {
+        let upstream = try RunningServer(["--port", "0"])
+        let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+        defer { _ = upstream.stop() }
+        let same = try CLIRunner.run(["drift", "--upstream", upstreamURL, "--api", "albums"])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("checked "))
+        #expect(same.stdout.contains(" 0 breaking, 0 new"))
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("albums"), withIntermediateDirectories: true)
+        let path = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+        let stubs = """
+            {"stubs": [{"name": "feed", "request": {"path": "\(path)"},
+              "variants": {"good": {"headers": {"Content-Type": "application/json"}, "body": "{\\"feed\\": {\\"removedKey\\": 1}}"},
+                           "bad": {"body": "{"}, "nil": {"body": ""}}}]}
+            """
+        try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+        let drifted = try CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
+        #expect(drifted.status == 1)
+        #expect(drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
+    }
 }

@@ -101,9 +101,9 @@ struct XMLPathHostileInputTests {
     func deepNesting_isAnErrorBeyondTheLimit_neverAStackOverflow(_ depth: Int) {
         let xml = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         switch parse(xml) {
-        case .success: #expect(depth <= XMLScanner.maxDepth)
+        case .success: #expect(depth <= XMLPathParser.maxDepth)
         case .failure(let error):
-            #expect(depth > XMLScanner.maxDepth)
+            #expect(depth > XMLPathParser.maxDepth)
             #expect(error.message.contains("nest deeper than"))
         }
     }
