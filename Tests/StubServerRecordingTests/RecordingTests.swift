@@ -115,6 +115,45 @@ struct RecordingTests {
         #expect(stubs.contains(#""generated" : true"#))
     }
 
+    @Test func recording_extendsAnExistingStubsFile_neverClobbersIt() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let api = folder.appendingPathComponent("api")
+        try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
+        let handWritten =
+            #"{"stubs": [{"name": "local", "request": {"path": "/local"}, "variants": {"good": {"body": "mine"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+        try Data(handWritten.utf8).write(to: api.appendingPathComponent("stubs.json"))
+        let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
+        try await withRecordingStubServer(
+            fixtures: folder, recording: .missing(upstream: upstream.baseURL), api: "api", environment: [:]
+        ) { server throws in
+            #expect(try await get("/search?term=a", from: server).header("X-Stub-Forwarded") == "recorded")
+            #expect(try await get("/local", from: server).text == "mine")
+        }
+        await upstream.stop()
+        let catalog = try StubCatalog.load(from: folder)
+        #expect(catalog.stubs.map(\.name) == ["local", "get-search"])
+    }
+
+    @Test func anUnreadableStubsFile_isLeftUntouched_andTheAnswerStillGoesBack() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = LogLines()
+        let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
+        let recorder = try StubServer.start(
+            fixtures: folder, recording: .missing(upstream: upstream.baseURL), api: "other", environment: [:],
+            log: lines.append)
+        let broken = folder.appendingPathComponent("other/stubs.json")
+        try FileManager.default.createDirectory(
+            at: broken.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[not fixtures]".utf8).write(to: broken)
+        #expect(try await get("/search?term=a", from: recorder).body == Self.searchBody)
+        await recorder.stop()
+        await upstream.stop()
+        #expect(FileManager.default.contents(atPath: broken.path) == Data("[not fixtures]".utf8))
+        #expect(lines.all.first?.hasPrefix("stub-server: could not record GET /search:") == true)
+    }
+
     @Test func recordAll_turnsANewAnswerIntoTheNextSequenceStep() async throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
