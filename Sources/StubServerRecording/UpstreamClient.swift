@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -32,31 +33,73 @@ struct UpstreamClient: Sendable {
         }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = urlRequest.timeoutInterval
-        configuration.timeoutIntervalForResource = urlRequest.timeoutInterval
+        // URLSession's own timeout is only a backstop: the race below answers 504 on time.
+        configuration.timeoutIntervalForRequest = urlRequest.timeoutInterval + 5
+        configuration.timeoutIntervalForResource = urlRequest.timeoutInterval + 5
+        urlRequest.timeoutInterval += 5
         let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        do {
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else {
-                return .failed(status: 502, message: "upstream \(upstream) answered with something other than HTTP")
+        let limit = timeout
+        let fetch: @Sendable () async -> ForwardedAnswer = { [upstream, urlRequest] in
+            defer { session.finishTasksAndInvalidate() }
+            do {
+                let (data, response) = try await session.data(for: urlRequest)
+                return Self.answer(data: data, response: response, upstream: upstream)
+            } catch {
+                return .failed(
+                    status: 502, message: "upstream \(upstream) cannot be reached: \(error.localizedDescription)")
             }
-            var headers: [HeaderField] = []
-            for (name, value) in http.allHeaderFields {
-                guard let name = name as? String, let value = value as? String,
-                    !Self.droppedAnswerHeaders.contains(where: { same($0, name) })
-                else { continue }
-                headers.append(HeaderField(name: name, value: value))
-            }
-            headers.sort { $0.name.lowercased() < $1.name.lowercased() }
-            return .response(status: http.statusCode, headers: headers, body: [UInt8](data))
-        } catch let error as URLError where error.code == .timedOut {
-            return .failed(
-                status: 504, message: "upstream \(upstream) did not answer within \(Int(urlRequest.timeoutInterval)) s")
-        } catch {
-            return .failed(
-                status: 502, message: "upstream \(upstream) cannot be reached: \(error.localizedDescription)")
         }
+        // The first of the answer and the deadline wins; a late answer is dropped, never waited for.
+        let decided = Once()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<ForwardedAnswer, Never>) in
+            let fetching = Task {
+                let answer = await fetch()
+                if decided.claim() { continuation.resume(returning: answer) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                guard decided.claim() else { return }
+                fetching.cancel()
+                session.invalidateAndCancel()
+                continuation.resume(
+                    returning: .failed(
+                        status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))"))
+            }
+        }
+    }
+
+    /// True for the first caller only.
+    private final class Once: Sendable {
+        private let claimed = Mutex(false)
+
+        func claim() -> Bool {
+            claimed.withLock { claimed in
+                defer { claimed = true }
+                return !claimed
+            }
+        }
+    }
+
+    private static func answer(data: Data, response: URLResponse, upstream: URL) -> ForwardedAnswer {
+        guard let http = response as? HTTPURLResponse else {
+            return .failed(status: 502, message: "upstream \(upstream) answered with something other than HTTP")
+        }
+        var headers: [HeaderField] = []
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String, let value = value as? String,
+                !droppedAnswerHeaders.contains(where: { $0.lowercased() == name.lowercased() })
+            else { continue }
+            headers.append(HeaderField(name: name, value: value))
+        }
+        headers.sort { $0.name.lowercased() < $1.name.lowercased() }
+        return .response(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+
+    /// `1 s`, `1.5 s`.
+    private static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = attoseconds / 100_000_000_000_000_000
+        return tenths == 0 ? "\(seconds) s" : "\(seconds).\(tenths) s"
     }
 
     private func same(_ lhs: String, _ rhs: String) -> Bool {

@@ -40,12 +40,12 @@ struct RecordingTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString)")
     }
 
-    /// Sends `GET target` and reads the answer on a Dispatch thread: a blocking read on the test's own thread
-    /// would hold one of the few threads the forwarder's tasks need to answer it.
+    /// Sends `GET target` and reads the answer on a thread of its own: a blocking read on a pool thread (the
+    /// test's, or Dispatch's) would hold one of the few threads the forwarder and URLSession need to answer it.
     func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
         let port = server.port
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 continuation.resume(
                     with: Result {
                         let client = try RawHTTPClient(port: port, timeout: 10)
@@ -53,7 +53,7 @@ struct RecordingTests {
                             "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
                         return try client.readResponse()
                     })
-            }
+            }.start()
         }
     }
 
