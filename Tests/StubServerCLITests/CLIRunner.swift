@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs the built `stub-server` binary and captures what it prints.
 struct CLIRunner {
     /// The built `stub-server`, found beside the test bundle.
@@ -72,14 +78,17 @@ final class RunningServer {
         try process.run()
     }
 
-    /// The next line on stdout, or nil once the process closed it.
-    func nextLine() -> String? {
+    /// The next line on stdout, or nil once the process closed it or printed nothing for `timeout` seconds: a
+    /// tool that stops talking fails its test instead of hanging the run.
+    func nextLine(timeout: Int32 = 10) -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
                 return line
             }
+            var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, timeout * 1000) > 0 else { return nil }
             let chunk = output.availableData
             if chunk.isEmpty { return nil }
             buffer.append(chunk)
