@@ -6,10 +6,10 @@ extension RequestDecoder {
             switch phase {
             case .chunkSize:
                 let limit = Self.maxChunkLineBytes
-                guard
-                    let line = try nextLine(
-                        limit: limit, tooLong: HTTPError(.badRequest, "chunk size line exceeds \(limit) bytes"))
+                let tooLong = HTTPError(.badRequest, "chunk size line exceeds \(limit) bytes")
+                guard let line = try nextLine(within: limit, of: lineStart, tooLong: tooLong, in: "chunked framing")
                 else { return false }
+                start = lineStart
                 let size = try chunkSize(in: buffer[line])
                 guard let size, size <= maxBodyBytes - body.count else {
                     throw HTTPError(.contentTooLarge, "chunked request body exceeds the limit of \(maxBodyBytes) bytes")
@@ -37,7 +37,9 @@ extension RequestDecoder {
             case .trailer(let bytes):
                 let limit = maxHeaderBytes - bytes
                 let tooLong = HTTPError(.headerFieldsTooLarge, "trailer section exceeds \(maxHeaderBytes) bytes")
-                guard let line = try nextLine(limit: limit, tooLong: tooLong) else { return false }
+                guard let line = try nextLine(within: limit, of: lineStart, tooLong: tooLong, in: "chunked framing")
+                else { return false }
+                start = lineStart
                 if line.isEmpty { return true }
                 _ = try Self.parseField(buffer[line])
                 phase = .trailer(bytes: bytes + line.count + 2)
@@ -45,31 +47,6 @@ extension RequestDecoder {
                 return true
             }
         }
-    }
-
-    /// The next line ending in CRLF, without it, consumed; nil when it has not all arrived.
-    private mutating func nextLine(limit: Int, tooLong: HTTPError) throws(HTTPError) -> Range<Int>? {
-        var index = scan
-        defer { scan = index }
-        while index < buffer.count {
-            let byte = buffer[index]
-            if index > lineStart, buffer[index - 1] == Self.cr, byte != Self.lf {
-                throw HTTPError(.badRequest, "bare CR in chunked framing; lines end with CRLF")
-            }
-            if byte == Self.lf {
-                guard index > lineStart, buffer[index - 1] == Self.cr else {
-                    throw HTTPError(.badRequest, "bare LF in chunked framing; lines end with CRLF")
-                }
-                let line = lineStart..<(index - 1)
-                index += 1
-                start = index
-                lineStart = index
-                return line
-            }
-            index += 1
-            if index - lineStart > limit { throw tooLong }
-        }
-        return nil
     }
 
     /// The size in a chunk-size line: `1*HEXDIG *( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )`.

@@ -5,36 +5,48 @@ extension RequestDecoder {
     /// Scans for the blank line ending the head, resuming where the last call stopped, and parses the head.
     /// - Returns: the request without its body, or nil when the head has not all arrived.
     mutating func decodeHead() throws(HTTPError) -> HTTPRequest? {
+        let tooLarge = HTTPError(.headerFieldsTooLarge, "request line and headers exceed \(maxHeaderBytes) bytes")
+        while let line = try nextLine(within: maxHeaderBytes, of: start, tooLong: tooLarge, in: "the request head") {
+            guard line.isEmpty else {
+                if requestLineStart == nil { requestLineStart = line.lowerBound }
+                continue
+            }
+            // An empty line before the request line, as some clients send after a body, is ignored.
+            guard let requestLineStart else { continue }
+            let request = try Self.parseHead(buffer[requestLineStart..<line.lowerBound])
+            start = lineStart
+            self.requestLineStart = nil
+            return request
+        }
+        return nil
+    }
+
+    /// The next line ending in CRLF, without it, scanning on from where the last call stopped; nil when it has
+    /// not all arrived. Bytes are not consumed: the caller moves `start`.
+    /// - Parameters:
+    ///   - limit: most bytes from `base` to the end of the line; beyond, `tooLong` is thrown.
+    ///   - place: where the line is, for the message about a bare CR or LF.
+    mutating func nextLine(within limit: Int, of base: Int, tooLong: HTTPError, in place: String)
+        throws(HTTPError) -> Range<Int>?
+    {
         var index = scan
         defer { scan = index }
         while index < buffer.count {
             let byte = buffer[index]
             if index > lineStart, buffer[index - 1] == Self.cr, byte != Self.lf {
-                throw HTTPError(.badRequest, "bare CR in the request head; lines end with CRLF")
+                throw HTTPError(.badRequest, "bare CR in \(place); lines end with CRLF")
             }
             if byte == Self.lf {
                 guard index > lineStart, buffer[index - 1] == Self.cr else {
-                    throw HTTPError(.badRequest, "bare LF in the request head; lines end with CRLF")
+                    throw HTTPError(.badRequest, "bare LF in \(place); lines end with CRLF")
                 }
-                if index - 1 == lineStart {
-                    if let requestLineStart {
-                        let request = try Self.parseHead(buffer[requestLineStart..<lineStart])
-                        index += 1
-                        start = index
-                        lineStart = index
-                        self.requestLineStart = nil
-                        return request
-                    }
-                    // An empty line before the request line, as some clients send after a body: ignored.
-                } else if requestLineStart == nil {
-                    requestLineStart = lineStart
-                }
-                lineStart = index + 1
+                let line = lineStart..<(index - 1)
+                index += 1
+                lineStart = index
+                return line
             }
             index += 1
-            if index - start > maxHeaderBytes {
-                throw HTTPError(.headerFieldsTooLarge, "request line and headers exceed \(maxHeaderBytes) bytes")
-            }
+            if index - base > limit { throw tooLong }
         }
         return nil
     }

@@ -74,10 +74,14 @@ public struct JournalQuery: Sendable, Equatable {
     }
 
     func accepts(_ entry: JournalEntry) -> Bool {
-        mismatches(of: entry).isEmpty
+        (stub == nil || entry.stub == stub) && (variant == nil || entry.variant == variant)
+            && (method == nil || entry.method == method) && (path == nil || entry.path == path)
+            && query.allSatisfy { name, value in entry.query.first { $0.name == name }?.value == value }
+            && (!unmatchedOnly || (entry.stub == nil && entry.forwarded == nil))
     }
 
-    /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`.
+    /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`: empty exactly when
+    /// `accepts(entry)`, and only built for messages.
     func mismatches(of entry: JournalEntry) -> [String] {
         var found: [String] = []
         func check(_ field: String, _ expected: String?, _ actual: String?) {

@@ -101,6 +101,11 @@ enum StubMatch {
     /// Some stub matches everything but the method.
     case methodNotAllowed(allowed: [String])
     case unmatched(closest: [StubMiss])
+
+    var isMatched: Bool {
+        if case .matched = self { return true }
+        return false
+    }
 }
 
 /// A stub that did not match a request, with each field that missed.

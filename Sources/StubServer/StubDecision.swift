@@ -40,11 +40,8 @@ extension StubState {
     /// hands it to `forwarder` when no stub matches (or always, when it forwards matched requests too).
     mutating func decide(_ request: HTTPRequest, forwarder: (any RequestForwarder)? = nil) -> StubDecision {
         let match = catalog.match(request)
-        if let forwarder {
-            if case .matched = match, !forwarder.forwardsMatchedRequests {
-            } else {
-                return StubDecision(outcome: .forward)
-            }
+        if let forwarder, forwarder.forwardsMatchedRequests || !match.isMatched {
+            return StubDecision(outcome: .forward)
         }
         let decision: StubDecision
         switch match {

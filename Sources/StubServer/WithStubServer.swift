@@ -20,14 +20,22 @@ public func withStubServer<T>(
     catalog: StubCatalog, configuration: StubServer.Configuration = StubServer.Configuration(),
     isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
 ) async throws -> T {
-    let server = try StubServer.start(catalog: catalog, configuration: configuration)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
+    try await StubServer.start(catalog: catalog, configuration: configuration).serving(body)
+}
+
+extension StubServer {
+    /// Runs `body` with this server, then stops it, also when `body` throws.
+    package func serving<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await body(self)
+            await stop()
+            return result
+        } catch {
+            await stop()
+            throw error
+        }
     }
 }
 

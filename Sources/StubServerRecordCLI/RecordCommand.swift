@@ -96,11 +96,10 @@ struct RecordCommand: Equatable {
         guard let upstream else { return 64 }
         let logWriter = LogWriter()
         let flushTimer = logWriter.startFlushing()
-        var configuration = StubServer.Configuration(
+        let configuration = StubServer.Configuration(
             host: host, port: port, variant: variant,
             redaction: Redaction(headers: redactHeaders, query: redactQuery),
             log: { entry in logWriter.append(entry.line) })
-        configuration.variant = variant
         let folder = URL(fileURLWithPath: fixtures)
         let mode: RecordingMode =
             recording

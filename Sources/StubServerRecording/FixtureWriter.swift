@@ -36,8 +36,9 @@ actor FixtureWriter {
         let type = kept.first { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
         let ext = Self.fileExtension(for: type)
         if let index = stubs.firstIndex(where: { Self.sameRequest($0["request"], matcher) }) {
-            guard appendsSequences, var stub = stubs[index] as [String: Any]?,
-                let name = stub["name"] as? String, var variants = stub["variants"] as? [String: Any]
+            var stub = stubs[index]
+            guard appendsSequences, let name = stub["name"] as? String,
+                var variants = stub["variants"] as? [String: Any]
             else { return nil }
             let recorded = variants.keys.filter { $0 == "good" || $0.hasPrefix("recorded-") }
             for variant in recorded where try sameAnswer(variants[variant], status: status, body: body) { return nil }
@@ -56,8 +57,7 @@ actor FixtureWriter {
         let name = uniqueName(Self.stubName(method: request.method, path: request.path), among: stubs)
         try write(body, to: "\(name).good.\(ext)")
         try write(Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
-        var good = variantObject(status: status, headers: kept, bodyFile: "\(name).good.\(ext)")
-        good["status"] = status
+        let good = variantObject(status: status, headers: kept, bodyFile: "\(name).good.\(ext)")
         var bad = variantObject(
             status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)")
         bad["generated"] = true

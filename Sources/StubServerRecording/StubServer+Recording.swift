@@ -66,15 +66,8 @@ public func withRecordingStubServer<T>(
     environment: [String: String] = ProcessInfo.processInfo.environment, allowInCI: Bool = false,
     isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
 ) async throws -> T {
-    let server = try StubServer.start(
+    try await StubServer.start(
         fixtures: fixtures, recording: recording, api: api, configuration: configuration, environment: environment,
-        allowInCI: allowInCI)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
+        allowInCI: allowInCI
+    ).serving(body)
 }

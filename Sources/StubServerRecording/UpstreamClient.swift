@@ -28,7 +28,8 @@ struct UpstreamClient: Sendable {
         urlRequest.httpMethod = request.method
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
-        for field in request.headers where !Self.droppedRequestHeaders.contains(where: { same($0, field.name) }) {
+        for field in request.headers
+        where !Self.droppedRequestHeaders.contains(where: { $0.lowercased() == field.name.lowercased() }) {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
@@ -100,9 +101,5 @@ struct UpstreamClient: Sendable {
         let (seconds, attoseconds) = duration.components
         let tenths = attoseconds / 100_000_000_000_000_000
         return tenths == 0 ? "\(seconds) s" : "\(seconds).\(tenths) s"
-    }
-
-    private func same(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.lowercased() == rhs.lowercased()
     }
 }
