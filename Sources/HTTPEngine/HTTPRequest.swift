@@ -65,20 +65,23 @@ package struct HTTPRequest: Sendable, Equatable {
         guard let path = percentDecoded(rawPath) else {
             throw HTTPError(.badRequest, "invalid percent-encoding in path: \(rawPath)")
         }
-        var items: [QueryItem] = []
-        if rest.count > rawPath.count {
-            let queryString = rest.dropFirst(rawPath.count + 1)
-            for pair in queryString.split(separator: "&", omittingEmptySubsequences: true) {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let name = decodeFormComponent(parts[0]),
-                    let value = parts.count > 1 ? decodeFormComponent(parts[1]) : ""
-                else {
-                    throw HTTPError(.badRequest, "invalid percent-encoding in query: \(pair)")
-                }
-                items.append(QueryItem(name: name, value: value))
-            }
-        }
+        let items = rest.count > rawPath.count ? try formItems(rest.dropFirst(rawPath.count + 1)) : []
         return (path, items)
+    }
+
+    /// The `name=value` pairs of a query string or an `application/x-www-form-urlencoded` body, decoded.
+    package static func formItems(_ text: Substring) throws(HTTPError) -> [QueryItem] {
+        var items: [QueryItem] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeFormComponent(parts[0]),
+                let value = parts.count > 1 ? decodeFormComponent(parts[1]) : ""
+            else {
+                throw HTTPError(.badRequest, "invalid percent-encoding in query: \(pair)")
+            }
+            items.append(QueryItem(name: name, value: value))
+        }
+        return items
     }
 
     private static func decodeFormComponent(_ text: Substring) -> String? {

@@ -1,5 +1,5 @@
-/// Any JSON value, decoded without a schema so that fixture files can be checked field by field.
-package enum JSONValue: Decodable, Equatable {
+/// Any JSON value, decoded without a schema: fixture files checked field by field, request bodies matched.
+public enum JSONValue: Sendable, Decodable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ package enum JSONValue: Decodable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -25,7 +25,7 @@ package enum JSONValue: Decodable, Equatable {
     }
 
     /// A short name of the value's type for messages, such as `a number`.
-    package var kind: String {
+    public var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -34,5 +34,76 @@ package enum JSONValue: Decodable, Equatable {
         case .array: "an array"
         case .object: "an object"
         }
+    }
+
+    /// Compact JSON text with object keys sorted: `{"id":7,"tags":["a"]}`. Whole numbers print without a fraction.
+    public var jsonText: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    /// The value as a matcher compares it: a string's own text, anything else its JSON text.
+    var matchText: String {
+        if case .string(let text) = self { return text }
+        return jsonText
+    }
+
+    /// The value for messages: strings quoted, anything else as JSON.
+    var messageText: String {
+        if case .string(let text) = self { return text.debugDescription }
+        return jsonText
+    }
+
+    private func write(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 9.0e15 {
+                text += String(Int64(number))
+            } else {
+                text += "\(number)"
+            }
+        case .string(let string): text += "\"" + Self.escaped(string) + "\""
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                item.write(to: &text)
+            }
+            text += "]"
+        case .object(let fields):
+            text += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { text += "," }
+                text += "\"" + Self.escaped(key) + "\":"
+                fields[key]!.write(to: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// `text` as the content of a JSON string: quotes, backslashes and control characters escaped.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            return text
+        }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

@@ -28,6 +28,24 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var closest: [StubMiss]?
     /// For a request an upstream answered: how, such as `proxied` or `recorded`.
     public var forwarded: String?
+    /// For a request whose variant has `faults`, or any stubbed request under chaos: what it drew.
+    public var draw: Draw?
+
+    /// What one request drew from the server's seeded generator.
+    public struct Draw: Sendable, Equatable, Codable {
+        /// `answer`, or the fault drawn in its place.
+        public var outcome: String
+        /// Where a drawn fault came from: `faults` (the variant's) or `chaos` (the server's).
+        public var source: String?
+        /// The random delay added, in milliseconds.
+        public var delayMs: Int?
+
+        public init(outcome: String, source: String? = nil, delayMs: Int? = nil) {
+            self.outcome = outcome
+            self.source = source
+            self.delayMs = delayMs
+        }
+    }
 
     /// One header field, as sent.
     public typealias Field = HeaderField
@@ -60,10 +78,12 @@ public struct JournalQuery: Sendable, Equatable {
     public var query: [String: String]
     /// Only requests no stub matched.
     public var unmatchedOnly: Bool
+    /// Text the request's body must contain.
+    public var bodyContains: String?
 
     public init(
         stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
-        query: [String: String] = [:], unmatchedOnly: Bool = false
+        query: [String: String] = [:], unmatchedOnly: Bool = false, bodyContains: String? = nil
     ) {
         self.stub = stub
         self.variant = variant
@@ -71,6 +91,7 @@ public struct JournalQuery: Sendable, Equatable {
         self.path = path
         self.query = query
         self.unmatchedOnly = unmatchedOnly
+        self.bodyContains = bodyContains
     }
 
     func accepts(_ entry: JournalEntry) -> Bool {
@@ -78,6 +99,7 @@ public struct JournalQuery: Sendable, Equatable {
             && (method == nil || entry.method == method) && (path == nil || entry.path == path)
             && query.allSatisfy { name, value in entry.query.first { $0.name == name }?.value == value }
             && (!unmatchedOnly || (entry.stub == nil && entry.forwarded == nil))
+            && (bodyContains.map { String(decoding: entry.body, as: UTF8.self).contains($0) } ?? true)
     }
 
     /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`: empty exactly when
@@ -97,6 +119,9 @@ public struct JournalQuery: Sendable, Equatable {
         check("variant", variant, entry.variant)
         if unmatchedOnly, let matched = entry.stub { found.append("matched stub \(matched.debugDescription)") }
         if unmatchedOnly, let forwarded = entry.forwarded { found.append("answered by the upstream (\(forwarded))") }
+        if let bodyContains, !String(decoding: entry.body, as: UTF8.self).contains(bodyContains) {
+            found.append("body: expected to contain \(bodyContains.debugDescription)")
+        }
         return found
     }
 }
@@ -113,6 +138,7 @@ extension JournalQuery: CustomStringConvertible {
         }
         let conditions = [
             stub.map { "stub \($0)" }, variant.map { "variant \($0)" }, unmatchedOnly ? "unmatched" : nil,
+            bodyContains.map { "body containing \($0.debugDescription)" },
         ]
         .compactMap { $0 }
         return conditions.isEmpty ? text : "\(text) (\(conditions.joined(separator: ", ")))"
@@ -138,7 +164,7 @@ struct RequestJournal {
 
     mutating func record(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?,
-        closest: [StubMiss]? = nil, forwarded: String? = nil
+        closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil
     ) {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path,
@@ -153,7 +179,7 @@ struct RequestJournal {
                 )
             },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
-            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded)
+            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

@@ -13,10 +13,12 @@ public struct Stub: Sendable, Equatable {
     public var sequence: [String]
     /// A request the drift check sends for this stub, when its matchers alone do not make one.
     public var replay: Replay?
+    /// The scenario this stub answers in, if any.
+    public var scenario: StubScenario?
 
     public init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],
-        sequence: [String] = [], replay: Replay? = nil
+        sequence: [String] = [], replay: Replay? = nil, scenario: StubScenario? = nil
     ) {
         self.name = name
         self.api = api
@@ -25,6 +27,7 @@ public struct Stub: Sendable, Equatable {
         self.variants = variants
         self.sequence = sequence
         self.replay = replay
+        self.scenario = scenario
     }
 
     /// An example request: a literal path and query values.
@@ -52,27 +55,34 @@ public struct RequestPattern: Sendable, Equatable {
     public var path: PathPattern
     public var query: [(name: String, matcher: ValueMatcher)]
     public var headers: [(name: String, matcher: ValueMatcher)]
+    /// What the body must hold; nil for any body.
+    public var body: BodyMatcher?
 
     public init(
         method: String = "GET", path: PathPattern, query: [(name: String, matcher: ValueMatcher)] = [],
-        headers: [(name: String, matcher: ValueMatcher)] = []
+        headers: [(name: String, matcher: ValueMatcher)] = [], body: BodyMatcher? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.body = body
     }
 
     /// Orders stubs by how specific they are: literal path segments, then exact matchers, then regular
-    /// expressions, then any matchers at all (`present`, `absent`).
+    /// expressions, then any matchers at all (`present`, `absent`). Body conditions count like matchers.
     var specificity: [Int] {
         let matchers = query.map(\.matcher) + headers.map(\.matcher)
         let patterns = matchers.filter { if case .matches = $0 { true } else { false } }
-        return [path.literalCount, matchers.filter(\.isExact).count, patterns.count, matchers.count]
+        let conditions = body?.conditions ?? []
+        return [
+            path.literalCount, matchers.filter(\.isExact).count + conditions.filter(\.isExact).count,
+            patterns.count + conditions.filter(\.isPattern).count, matchers.count + conditions.count,
+        ]
     }
 
     public static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body
             && lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.matcher == $1.matcher }
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.matcher == $1.matcher }
     }

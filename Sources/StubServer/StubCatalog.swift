@@ -28,13 +28,17 @@ public struct StubCatalog: Sendable {
         stubs.first { $0.name == name }
     }
 
-    /// The most specific stub that matches `request`, or why none does.
-    func match(_ request: HTTPRequest) -> StubMatch {
+    /// The most specific stub that matches `request` with its scenario in the right state, or why none does.
+    /// - Parameter scenarios: the current state of each scenario that has left `start`.
+    func match(_ request: HTTPRequest, scenarios: [String: String] = [:]) -> StubMatch {
         var allowed: [String] = []
+        let body = RequestBody(request.body)
         for index in order {
             let stub = stubs[index]
             guard let captures = stub.request.path.match(request.path),
-                Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty
+                Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
+                stub.request.body?.accepts(body) ?? true,
+                Self.scenarioMismatch(stub, scenarios) == nil
             else { continue }
             if Self.methodMatches(stub.request.method, request.method) {
                 return .matched(stub, pathParameters: captures)
@@ -45,15 +49,30 @@ public struct StubCatalog: Sendable {
             if allowed.contains("GET") { allowed.append("HEAD") }
             return .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
         }
-        return .unmatched(closest: closestMisses(for: request))
+        return .unmatched(closest: closestMisses(for: request, body: body, scenarios: scenarios))
     }
 
     static func methodMatches(_ expected: String, _ actual: String) -> Bool {
         expected == actual || (expected == "GET" && actual == "HEAD")
     }
 
+    /// Every scenario the stubs take part in, each with the states they name (`start` first).
+    public var scenarios: [String: [String]] {
+        var states: [String: [String]] = [:]
+        for scenario in stubs.compactMap(\.scenario) {
+            var known = states[scenario.name] ?? [StubScenario.start]
+            for state in [scenario.when, scenario.then].compactMap({ $0 }) where !known.contains(state) {
+                known.append(state)
+            }
+            states[scenario.name] = known
+        }
+        return states
+    }
+
     /// Up to three stubs that came nearest to matching, each with every field that did not match.
-    private func closestMisses(for request: HTTPRequest) -> [StubMiss] {
+    private func closestMisses(for request: HTTPRequest, body: RequestBody, scenarios: [String: String])
+        -> [StubMiss]
+    {
         let misses = stubs.map { stub in
             var mismatches: [StubMiss.Mismatch] = []
             if !Self.methodMatches(stub.request.method, request.method) {
@@ -63,6 +82,8 @@ public struct StubCatalog: Sendable {
                 mismatches.append(.init(field: "path", expected: stub.request.path.description, actual: request.path))
             }
             mismatches += Self.mismatchesOfQueryAndHeaders(stub.request, request)
+            mismatches += stub.request.body?.mismatches(of: body) ?? []
+            if let missed = Self.scenarioMismatch(stub, scenarios) { mismatches.append(missed) }
             return StubMiss(stub: stub.name, file: stub.file, mismatches: mismatches)
         }
         let pathMissed = { (miss: StubMiss) in miss.mismatches.contains { $0.field == "path" } }
@@ -71,6 +92,16 @@ public struct StubCatalog: Sendable {
             let right = (pathMissed(rhs.element) ? 1 : 0, rhs.element.mismatches.count, rhs.offset)
             return left < right
         }.prefix(3).map(\.element)
+    }
+
+    /// The scenario state a stub waits for, when its scenario is elsewhere.
+    private static func scenarioMismatch(_ stub: Stub, _ scenarios: [String: String]) -> StubMiss.Mismatch? {
+        guard let scenario = stub.scenario, let wanted = scenario.when else { return nil }
+        let current = scenarios[scenario.name] ?? StubScenario.start
+        guard current != wanted else { return nil }
+        return .init(
+            field: "scenario.\(scenario.name)", expected: "state \(wanted.debugDescription)",
+            actual: "state \(current.debugDescription)")
     }
 
     private static func mismatchesOfQueryAndHeaders(_ pattern: RequestPattern, _ request: HTTPRequest) -> [StubMiss

@@ -8,6 +8,8 @@ struct StubDecision {
     var fault: StubVariant.Fault?
     /// The server-wide variant this stub lacks, when `good` answered in its place.
     var fallbackFrom: String?
+    /// What the request drew from the seeded generator, if it drew.
+    var draw: JournalEntry.Draw?
 
     enum Outcome {
         /// A stub answers with one of its variants.
@@ -39,7 +41,7 @@ extension StubState {
     /// Matches `request`, chooses the variant (moving a sequence on), and records the request in the journal; or
     /// hands it to `forwarder` when no stub matches (or always, when it forwards matched requests too).
     mutating func decide(_ request: HTTPRequest, forwarder: (any RequestForwarder)? = nil) -> StubDecision {
-        let match = catalog.match(request)
+        let match = catalog.match(request, scenarios: scenarios)
         if let forwarder, forwarder.forwardsMatchedRequests || !match.isMatched {
             return StubDecision(outcome: .forward)
         }
@@ -47,6 +49,9 @@ extension StubState {
         switch match {
         case .matched(let stub, let pathParameters):
             decision = decideVariant(of: stub, for: request, pathParameters: pathParameters)
+            if case .answer = decision.outcome, let scenario = stub.scenario, let next = scenario.then {
+                scenarios[scenario.name] = next
+            }
         case .methodNotAllowed(let allowed):
             decision = StubDecision(outcome: .methodNotAllowed(allowed: allowed), status: 405)
         case .unmatched(let closest):
@@ -56,7 +61,7 @@ extension StubState {
         if case .unmatched(let misses) = decision.outcome { closest = misses }
         journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault?.rawValue, closest: closest)
+            fault: decision.fault?.rawValue, closest: closest, draw: decision.draw)
         return decision
     }
 
@@ -77,16 +82,46 @@ extension StubState {
                     stub: stub.name, name: missing, source: missingSource, available: stub.variantNames),
                 status: 400)
         }
-        guard let variant = stub.variants[name] else {
+        guard var variant = stub.variants[name] else {
             // Validation guarantees `good` and every sequence entry; a stub built otherwise says so.
             return StubDecision(
                 outcome: .missingVariant(
                     stub: stub.name, name: name, source: "the catalog", available: stub.variantNames),
                 status: 400)
         }
+        let draw = drawTrouble(for: &variant)
         return StubDecision(
             outcome: .answer(
                 stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
-            status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom)
+            status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom,
+            draw: draw)
+    }
+
+    /// Applies the variant's random faults and the server's chaos to `variant`. Each draws the same amount from
+    /// the generator whatever it picks, so one request's outcome never shifts the draws of the next.
+    private mutating func drawTrouble(for variant: inout StubVariant) -> JournalEntry.Draw? {
+        guard variant.faults != nil || chaos > 0 else { return nil }
+        var draw = JournalEntry.Draw(outcome: "answer")
+        if let faults = variant.faults {
+            let (chance, pick, delay) = (generator.unit(), generator.next(), generator.next())
+            if let range = faults.delayMs {
+                let extra = range.lowerBound + Int(delay % UInt64(range.count))
+                variant.delayMs += extra
+                draw.delayMs = extra
+            }
+            if variant.fault == nil, chance < faults.rate, !faults.kinds.isEmpty {
+                variant.fault = faults.kinds[Int(pick % UInt64(faults.kinds.count))]
+                (draw.outcome, draw.source) = (variant.fault!.rawValue, "faults")
+            }
+        }
+        if chaos > 0 {
+            let (chance, pick) = (generator.unit(), generator.next())
+            let kinds = RandomFaults.chaosKinds
+            if variant.fault == nil, chance < chaos {
+                variant.fault = kinds[Int(pick % UInt64(kinds.count))]
+                (draw.outcome, draw.source) = (variant.fault!.rawValue, "chaos")
+            }
+        }
+        return draw
     }
 }

@@ -41,7 +41,10 @@ struct StubFileReader {
     }
 
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {
-        guard let fields = object(value, at: path, known: ["name", "request", "variants", "sequence", "replay"]) else {
+        guard
+            let fields = object(
+                value, at: path, known: ["name", "request", "variants", "sequence", "replay", "scenario"])
+        else {
             return nil
         }
         let name = string(fields["name"], at: "\(path).name", required: true)
@@ -57,9 +60,11 @@ struct StubFileReader {
         }
         let variants = readVariants(fields["variants"], at: "\(path).variants")
         let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
-        guard let name, let request, let variants else { return nil }
+        let scenario = fields["scenario"].flatMap { readScenario($0, at: "\(path).scenario") }
+        guard let name, let request, let variants, fields["scenario"] == nil || scenario != nil else { return nil }
         return Stub(
-            name: name, api: api, file: file, request: request, variants: variants, sequence: sequence, replay: replay)
+            name: name, api: api, file: file, request: request, variants: variants, sequence: sequence, replay: replay,
+            scenario: scenario)
     }
 
     /// `{"path": "/albums/1", "query": {"limit": "5"}}`: a request the drift check sends for this stub.
@@ -80,7 +85,9 @@ struct StubFileReader {
     }
 
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {
-        guard let fields = object(value, at: path, known: ["method", "path", "query", "headers"]) else { return nil }
+        guard let fields = object(value, at: path, known: ["method", "path", "query", "headers", "body"]) else {
+            return nil
+        }
         let method = string(fields["method"], at: "\(path).method") ?? "GET"
         if method.isEmpty || !method.utf8.allSatisfy(RequestDecoder.isTokenByte) || method != method.uppercased() {
             report("\(path).method", "\(method.debugDescription) is not an upper-case HTTP method")
@@ -91,35 +98,40 @@ struct StubFileReader {
         }
         let query = matchers(fields["query"], at: "\(path).query")
         let headers = matchers(fields["headers"], at: "\(path).headers")
-        guard let pathText else { return nil }
-        return RequestPattern(method: method, path: PathPattern(pathText), query: query, headers: headers)
+        let body = fields["body"].flatMap { readBodyMatcher($0, at: "\(path).body") }
+        guard let pathText, fields["body"] == nil || body != nil else { return nil }
+        return RequestPattern(method: method, path: PathPattern(pathText), query: query, headers: headers, body: body)
     }
 
-    private mutating func matchers(_ value: JSONValue?, at path: String) -> [(name: String, matcher: ValueMatcher)] {
+    mutating func matchers(_ value: JSONValue?, at path: String) -> [(name: String, matcher: ValueMatcher)] {
         guard let value, let fields = object(value, at: path, known: nil) else { return [] }
         return fields.keys.sorted().compactMap { name in
-            let keyPath = "\(path).\(name)"
-            switch fields[name] {
-            case .string(let exact):
-                return (name, .exact(exact))
-            case .object(let options) where options.count == 1:
-                switch (options.keys.first, options.values.first) {
-                case ("matches", .string(let pattern)):
-                    do {
-                        return (name, .matches(try ValueMatcher.Pattern(pattern)))
-                    } catch {
-                        report("\(keyPath).matches", "invalid regular expression \(pattern.debugDescription)")
-                        return nil
-                    }
-                case ("present", .bool(true)): return (name, .present)
-                case ("absent", .bool(true)): return (name, .absent)
-                default: break
+            matcher(fields[name]!, at: "\(path).\(name)").map { (name, $0) }
+        }
+    }
+
+    /// A string (exact), `{"matches": REGEX}`, `{"present": true}` or `{"absent": true}`.
+    mutating func matcher(_ value: JSONValue, at keyPath: String) -> ValueMatcher? {
+        switch value {
+        case .string(let exact):
+            return .exact(exact)
+        case .object(let options) where options.count == 1:
+            switch (options.keys.first, options.values.first) {
+            case ("matches", .string(let pattern)):
+                do {
+                    return .matches(try ValueMatcher.Pattern(pattern))
+                } catch {
+                    report("\(keyPath).matches", "invalid regular expression \(pattern.debugDescription)")
+                    return nil
                 }
+            case ("present", .bool(true)): return .present
+            case ("absent", .bool(true)): return .absent
             default: break
             }
-            report(keyPath, "must be a string, {\"matches\": REGEX}, {\"present\": true} or {\"absent\": true}")
-            return nil
+        default: break
         }
+        report(keyPath, "must be a string, {\"matches\": REGEX}, {\"present\": true} or {\"absent\": true}")
+        return nil
     }
 
     private mutating func readVariants(_ value: JSONValue?, at path: String) -> [String: StubVariant]? {
@@ -161,7 +173,10 @@ struct StubFileReader {
     }
 
     private mutating func readVariant(_ value: JSONValue, at path: String) -> PartialVariant? {
-        let known = ["status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated"]
+        let known = [
+            "status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated",
+            "firstByteDelayMs", "throttle", "network", "chunked", "faults",
+        ]
         guard let fields = object(value, at: path, known: known) else { return nil }
         var variant = PartialVariant()
         var valid = true
@@ -237,6 +252,7 @@ struct StubFileReader {
             }
         }
         variant.like = string(fields["like"], at: "\(path).like")
+        valid = readNetwork(fields, into: &variant, at: path) && valid
         return valid ? variant : nil
     }
 
@@ -276,11 +292,11 @@ struct StubFileReader {
 
     // MARK: Typed access that records a problem on a mismatch
 
-    private mutating func report(_ keyPath: String, _ message: String) {
+    mutating func report(_ keyPath: String, _ message: String) {
         problems.append(FixtureProblem(file: file, keyPath: keyPath, message: message))
     }
 
-    private mutating func object(_ value: JSONValue, at path: String, known: [String]?) -> [String: JSONValue]? {
+    mutating func object(_ value: JSONValue, at path: String, known: [String]?) -> [String: JSONValue]? {
         guard case .object(let fields) = value else {
             report(path, "must be an object, not \(value.kind)")
             return nil
@@ -293,7 +309,7 @@ struct StubFileReader {
         return fields
     }
 
-    private mutating func string(_ value: JSONValue?, at path: String, required: Bool = false) -> String? {
+    mutating func string(_ value: JSONValue?, at path: String, required: Bool = false) -> String? {
         switch value {
         case .string(let text): return text
         case nil:
@@ -305,7 +321,7 @@ struct StubFileReader {
         }
     }
 
-    private mutating func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
         guard case .number(let number) = value, number.rounded() == number, range.contains(Int(exactly: number) ?? -1)
         else {
             report(path, "must be an integer in \(range.lowerBound)...\(range.upperBound)")
@@ -316,7 +332,7 @@ struct StubFileReader {
 }
 
 /// A variant as written, before `like` fills in what it leaves out.
-private struct PartialVariant {
+struct PartialVariant {
     var status: Int?
     var headers: HTTPHeaders?
     var body: [UInt8]?
@@ -324,6 +340,9 @@ private struct PartialVariant {
     var template: Bool?
     var delayMs: Int?
     var fault: StubVariant.Fault?
+    var firstByteDelayMs: Int?
+    var pacing: Pacing?
+    var faults: RandomFaults?
     var like: String?
 
     /// This variant over `base`: its own fields win; header fields merge by name.
@@ -343,6 +362,9 @@ private struct PartialVariant {
         if let template { merged.template = template }
         if let delayMs { merged.delayMs = delayMs }
         if let fault { merged.fault = fault }
+        if let firstByteDelayMs { merged.firstByteDelayMs = firstByteDelayMs }
+        if let pacing { merged.pacing = pacing }
+        if let faults { merged.faults = faults }
         return merged
     }
 
@@ -354,6 +376,7 @@ private struct PartialVariant {
         return StubVariant(
             status: status ?? 200, headers: headers.map { HeaderField(name: $0.name, value: $0.value) },
             body: body ?? [], template: template ?? false,
-            delayMs: delayMs ?? 0, fault: fault)
+            delayMs: delayMs ?? 0, fault: fault, firstByteDelayMs: firstByteDelayMs ?? 0, pacing: pacing,
+            faults: faults)
     }
 }

@@ -36,7 +36,11 @@ extension StubServer {
     private static let adminRoutes = [
         AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
             let catalog = server.catalog
-            return .json(.ok, Health(status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path))
+            return .json(
+                .ok,
+                Health(
+                    status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
+                    chaos: server.configuration.chaos))
         },
         AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
         AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
@@ -78,6 +82,25 @@ extension StubServer {
             let entries = server.unmatchedRequests()
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
         },
+        AdminRoute(methods: ["GET"], path: "/__stub/scenarios") { server, _, _ in .json(.ok, server.scenarioList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/scenarios/{name}/state") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setScenario(parts[1], to: try server.namedValue("state", in: request))
+                return .json(.ok, server.scenarioList())
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/reset") { server, _, _ in
+            server.respond { () throws(StubServerError) in
+                try server.resetScenario()
+                return .json(.ok, server.scenarioList())
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/{name}/reset") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                try server.resetScenario(parts[1])
+                return .json(.ok, server.scenarioList())
+            }
+        },
         AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in
             server.reset()
             return .json(.ok, server.stubList())
@@ -102,7 +125,7 @@ extension StubServer {
         } catch {
             let status: HTTPStatus =
                 switch error {
-                case .unknownStub: .notFound
+                case .unknownStub, .unknownScenario: .notFound
                 default: .badRequest
                 }
             return .error(HTTPError(status, error.description))
@@ -111,15 +134,20 @@ extension StubServer {
 
     /// The variant named by `?variant=`, a JSON body `{"variant": "bad"}`, or a plain-text body.
     private func variantName(in request: HTTPRequest) throws(StubServerError) -> String {
-        if let name = request.queryValue("variant"), !name.isEmpty { return name }
+        try namedValue("variant", in: request)
+    }
+
+    /// The value of `key` from `?KEY=`, a JSON body `{"KEY": "value"}`, or a plain-text body.
+    private func namedValue(_ key: String, in request: HTTPRequest) throws(StubServerError) -> String {
+        if let name = request.queryValue(key), !name.isEmpty { return name }
         if let object = try? JSONDecoder().decode([String: String].self, from: Data(request.body)),
-            let name = object["variant"]
+            let name = object[key]
         {
             return name
         }
         let text = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, !text.hasPrefix("{") else {
-            throw .variantNowhere("(none given: send {\"variant\": \"NAME\"})")
+            throw .valueMissing(key)
         }
         return text
     }
@@ -128,7 +156,8 @@ extension StubServer {
         JournalQuery(
             stub: request.queryValue("stub"), variant: request.queryValue("variant"),
             method: request.queryValue("method"),
-            path: request.queryValue("path"), unmatchedOnly: request.queryValue("unmatched") == "true")
+            path: request.queryValue("path"), unmatchedOnly: request.queryValue("unmatched") == "true",
+            bodyContains: request.queryValue("body"))
     }
 
     private func stubList() -> StubList {
@@ -140,8 +169,34 @@ extension StubServer {
                         name: stub.name, api: stub.api, method: stub.request.method,
                         path: stub.request.path.description,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
-                        choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0)
+                        choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
+                        scenario: stub.scenario.map { scenario in
+                            StubList.Scenario(
+                                name: scenario.name, when: scenario.when, then: scenario.then,
+                                state: state.scenarios[scenario.name] ?? StubScenario.start)
+                        })
                 })
+        }
+    }
+
+    private func scenarioList() -> ScenarioList {
+        let current = scenarios
+        let catalog = catalog
+        return ScenarioList(
+            scenarios: catalog.scenarios.keys.sorted().map { name in
+                ScenarioList.Item(
+                    name: name, state: current[name] ?? StubScenario.start, states: catalog.scenarios[name] ?? [],
+                    stubs: catalog.stubs.filter { $0.scenario?.name == name }.map(\.name))
+            })
+    }
+
+    /// What `GET /__stub/scenarios` answers.
+    struct ScenarioList: Encodable {
+        var scenarios: [Item]
+
+        struct Item: Encodable {
+            var name, state: String
+            var states, stubs: [String]
         }
     }
 
@@ -149,6 +204,9 @@ extension StubServer {
         var status: String
         var stubs: Int
         var fixtures: String?
+        /// The seed of random faults and chaos, as text: JSON numbers lose 64-bit precision.
+        var seed: String?
+        var chaos: Double?
     }
 
     private struct JournalPage: Encodable {
@@ -177,6 +235,14 @@ extension StubServer {
             var sequence: [String]?
             var choice: String?
             var sequenceCalls: Int
+            var scenario: Scenario?
+        }
+
+        struct Scenario: Encodable {
+            var name: String
+            var when, then: String?
+            /// The scenario's current state.
+            var state: String
         }
     }
 }

@@ -27,12 +27,19 @@ extension StubServer {
         public var forwarder: (any RequestForwarder)?
         /// Called after each answered request, from the server's thread.
         public var log: (@Sendable (RequestLog) -> Void)?
+        /// Seeds the draws of variants' `faults` and of `chaos`; nil picks one at random (`StubServer.seed` says
+        /// which, so a failing run can be replayed).
+        public var seed: UInt64?
+        /// The chance, 0...1, that any answer a stub gives is replaced by a fault: drop, reset, truncate or
+        /// malformed. Admin requests and unmatched requests never draw.
+        public var chaos: Double
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
             maxConnections: Int = 512, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
-            forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil
+            forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil,
+            seed: UInt64? = nil, chaos: Double = 0
         ) {
             self.host = host
             self.port = port
@@ -46,6 +53,8 @@ extension StubServer {
             self.redaction = redaction
             self.forwarder = forwarder
             self.log = log
+            self.seed = seed
+            self.chaos = chaos
         }
 
         var limits: HTTPServer.Limits {

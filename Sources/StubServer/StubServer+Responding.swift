@@ -70,14 +70,28 @@ extension StubServer: HTTPResponder {
                     "X-Stub-Variant-Fallback",
                     "server-wide variant \(wanted) is not defined for this stub; answered good")
             }
-            for field in variant.headers { headers.add(field.name, field.value) }
             var body = variant.body
             if variant.template {
-                body = Template.render(
-                    body, baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
+                let template = Template(
+                    baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
+                for field in variant.headers {
+                    // Raw placeholders too: no value may end the field or start another.
+                    let value = template.render(field.value, escaping: .header)
+                    headers.add(field.name, Template.escape(value, for: .header))
+                }
+                body = template.render(body, escaping: Template.Escaping(contentType: variant.header("Content-Type")))
+            } else {
+                for field in variant.headers { headers.add(field.name, field.value) }
             }
             let response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
-            return Reply(Self.action(for: variant.fault, response: response), delayMs: variant.delayMs)
+            let delayMs = variant.delayMs + variant.firstByteDelayMs
+            if variant.fault == nil, let pacing = variant.pacing {
+                let (pieces, chunked) = pacing.pieces(of: body)
+                var head = response
+                head.body = []
+                return Reply(.stream(head, pieces: pieces, chunked: chunked), delayMs: delayMs)
+            }
+            return Reply(Self.action(for: variant.fault, response: response), delayMs: delayMs)
         case .missingVariant(let stub, let name, let source, let available):
             let message =
                 "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
@@ -127,9 +141,10 @@ extension StubServer: HTTPResponder {
         }
     }
 
-    /// The base URL as the client reached the server: its `Host` header, else the listening address.
+    /// The base URL as the client reached the server: its `Host` header when that is a valid `host[:port]`, else
+    /// the listening address.
     private func baseURL(for request: HTTPRequest) -> String {
-        if let host = request.headers["Host"], !host.isEmpty { return "http://\(host)" }
+        if let host = request.headers["Host"], Template.isValidHost(host) { return "http://\(host)" }
         return baseURL.absoluteString
     }
 

@@ -18,6 +18,8 @@ public final class StubServer: Sendable {
     public let port: Int
     /// `http://HOST:PORT` of the server, with a loopback host when it listens on every address.
     public let baseURL: URL
+    /// The seed of the random faults and chaos: the configured one, or the one picked at start.
+    public let seed: UInt64
 
     let state: Mutex<StubState>
     private let engine: HTTPServer
@@ -49,10 +51,12 @@ public final class StubServer: Sendable {
             default: host.contains(":") ? "[\(host)]" : host
             }
         baseURL = URL(string: "http://\(urlHost):\(port)")!
+        seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
         state = Mutex(
             StubState(
                 catalog: catalog, serverVariant: configuration.variant,
-                journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction)))
+                journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
+                seed: seed, chaos: min(max(configuration.chaos, 0), 1)))
     }
 
     /// Open client connections, for tests that check connections are cleaned up.

@@ -8,6 +8,12 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
     case variantNowhere(String)
     /// The catalog was not loaded from a folder, so there is nothing to reload.
     case notReloadable
+    /// An admin request that sets a value (`variant`, `state`) did not give one.
+    case valueMissing(String)
+    /// No stub takes part in a scenario of this name.
+    case unknownScenario(String, known: [String])
+    /// No stub of the scenario names this state.
+    case unknownScenarioState(String, scenario: String, states: [String])
 
     public var description: String {
         switch self {
@@ -19,6 +25,14 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
             "no stub has a variant \(variant.debugDescription)"
         case .notReloadable:
             "this server's catalog was not loaded from a folder, so it cannot be reloaded"
+        case .valueMissing(let key):
+            "no \(key) given: send {\"\(key)\": \"NAME\"}, ?\(key)=NAME or the name as plain text"
+        case .unknownScenario(let name, let known):
+            "no scenario named \(name.debugDescription); scenarios: "
+                + (known.isEmpty ? "(none)" : known.joined(separator: ", "))
+        case .unknownScenarioState(let state, let scenario, let states):
+            "scenario \(scenario.debugDescription) has no state \(state.debugDescription); states: "
+                + states.joined(separator: ", ")
         }
     }
 }

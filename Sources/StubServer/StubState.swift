@@ -7,7 +7,26 @@ struct StubState {
     var stubVariants: [String: String] = [:]
     /// Calls each stub's `sequence` has answered.
     var sequenceCalls: [String: Int] = [:]
+    /// The state of each scenario that has left `start`.
+    var scenarios: [String: String] = [:]
     var journal: RequestJournal
+    /// The seed of `generator`; reset starts its sequence again.
+    let seed: UInt64
+    /// The chance, 0...1, that a stubbed answer is replaced by a fault (`RandomFaults.chaosKinds`).
+    let chaos: Double
+    /// Draws for variants' `faults` and for chaos, in the order requests are decided.
+    var generator: SeededGenerator
+
+    init(
+        catalog: StubCatalog, serverVariant: String? = nil, journal: RequestJournal, seed: UInt64 = 0, chaos: Double = 0
+    ) {
+        self.catalog = catalog
+        self.serverVariant = serverVariant
+        self.journal = journal
+        self.seed = seed
+        self.chaos = chaos
+        generator = SeededGenerator(seed: seed)
+    }
 
     /// Chooses the variant for one call: request header, per-stub choice, sequence, server-wide choice, `good`.
     mutating func chooseVariant(for stub: Stub, requested: String?) -> VariantChoice {
@@ -31,11 +50,14 @@ struct StubState {
         return .chosen("good", source: "default")
     }
 
-    /// Forgets run-time choices, sequence positions and the journal.
+    /// Forgets run-time choices, sequence positions, scenario states and the journal, and starts the random
+    /// sequence again from the seed.
     mutating func reset(serverVariant: String?) {
         self.serverVariant = serverVariant
         stubVariants = [:]
         sequenceCalls = [:]
+        scenarios = [:]
+        generator = SeededGenerator(seed: seed)
         journal.clear()
     }
 }

@@ -9,10 +9,17 @@ public struct StubVariant: Sendable, Equatable {
     /// How long to wait before answering.
     public var delayMs: Int
     public var fault: Fault?
+    /// How long to wait before the head is sent, on top of `delayMs`; then the body is paced.
+    public var firstByteDelayMs: Int
+    /// How the body's bytes are paced; nil sends them at once.
+    public var pacing: Pacing?
+    /// Faults and delays drawn at random, per request, from the server's seeded generator.
+    public var faults: RandomFaults?
 
     public init(
         status: Int = 200, headers: [HeaderField] = [], body: [UInt8] = [], template: Bool = false,
-        delayMs: Int = 0, fault: Fault? = nil
+        delayMs: Int = 0, fault: Fault? = nil, firstByteDelayMs: Int = 0, pacing: Pacing? = nil,
+        faults: RandomFaults? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -20,6 +27,9 @@ public struct StubVariant: Sendable, Equatable {
         self.template = template
         self.delayMs = delayMs
         self.fault = fault
+        self.firstByteDelayMs = firstByteDelayMs
+        self.pacing = pacing
+        self.faults = faults
     }
 
     /// The first value of the header `name`, compared case-insensitively.

@@ -1,40 +1,156 @@
 import Foundation
 import HTTPEngine
 
-/// Fills `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` placeholders in a body.
-enum Template {
-    /// The body with every known placeholder replaced; unknown placeholders stay as written.
-    static func render(_ body: [UInt8], baseURL: String, request: HTTPRequest, pathParameters: [String: String])
-        -> [UInt8]
-    {
-        let text = String(decoding: body, as: UTF8.self)
+/// Fills placeholders in a variant's body and header values from the request, escaping what it inserts.
+///
+/// `{{NAME}}` inserts the value escaped for where it lands (JSON string content, XML or HTML text, a header
+/// value); `{{{NAME}}}` inserts it as it is. Names: `baseURL`, `query.NAME`, `path.NAME`, `header.NAME`,
+/// `body.PATH` (a JSON body's value: a string's text, anything else as JSON), `now` (RFC 3339, UTC) and `uuid`
+/// (new per use). Unknown names stay as written.
+struct Template {
+    let baseURL: String
+    let request: HTTPRequest
+    let pathParameters: [String: String]
+    private let body: RequestBody
+    private let now: String
+
+    init(baseURL: String, request: HTTPRequest, pathParameters: [String: String], now: Date = Date()) {
+        self.baseURL = baseURL
+        self.request = request
+        self.pathParameters = pathParameters
+        self.body = RequestBody(request.body)
+        self.now = Self.rfc3339(now)
+    }
+
+    /// How an inserted value is escaped.
+    enum Escaping {
+        /// Inside a JSON string: quotes, backslashes and control characters escaped.
+        case json
+        /// XML or HTML text: `& < > " '` as entities.
+        case markup
+        /// A header value: control characters become spaces, so no value can end the field or add one.
+        case header
+        /// Nothing escaped (plain text bodies).
+        case none
+
+        /// The escaping for a body of this `Content-Type`.
+        init(contentType: String?) {
+            let type = contentType?.lowercased() ?? ""
+            if type.contains("json") {
+                self = .json
+            } else if type.contains("xml") || type.contains("html") {
+                self = .markup
+            } else {
+                self = .none
+            }
+        }
+    }
+
+    /// `bytes` with every known placeholder replaced.
+    func render(_ bytes: [UInt8], escaping: Escaping) -> [UInt8] {
+        Array(render(String(decoding: bytes, as: UTF8.self), escaping: escaping).utf8)
+    }
+
+    /// `text` with every known placeholder replaced.
+    func render(_ text: String, escaping: Escaping) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             output += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
+            let raw = rest[open.upperBound...].hasPrefix("{")
+            let nameStart = raw ? rest.index(after: open.upperBound) : open.upperBound
+            guard let close = rest[nameStart...].range(of: raw ? "}}}" : "}}") else {
                 rest = rest[open.lowerBound...]
                 break
             }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let value = value(of: name, baseURL: baseURL, request: request, pathParameters: pathParameters) {
-                output += value
+            let name = rest[nameStart..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if let value = value(of: name) {
+                output += raw ? value : Self.escape(value, for: escaping)
             } else {
                 output += rest[open.lowerBound..<close.upperBound]
             }
             rest = rest[close.upperBound...]
         }
         output += rest
-        return Array(output.utf8)
+        return output
     }
 
-    private static func value(
-        of name: String, baseURL: String, request: HTTPRequest, pathParameters: [String: String]
-    ) -> String? {
-        if name == "baseURL" { return baseURL }
+    private func value(of name: String) -> String? {
+        switch name {
+        case "baseURL": return baseURL
+        case "now": return now
+        case "uuid": return UUID().uuidString.lowercased()
+        default: break
+        }
         if name.hasPrefix("query.") { return request.queryValue(String(name.dropFirst(6))) ?? "" }
         if name.hasPrefix("path.") { return pathParameters[String(name.dropFirst(5))] }
+        if name.hasPrefix("header.") { return request.headers[String(name.dropFirst(7))] ?? "" }
+        if name.hasPrefix("body."), let path = try? JSONPath(String(name.dropFirst(5))) {
+            return body.json.flatMap(path.value(in:))?.matchText ?? ""
+        }
         return nil
+    }
+
+    static func escape(_ value: String, for escaping: Escaping) -> String {
+        switch escaping {
+        case .none: return value
+        case .json: return JSONValue.escaped(value)
+        case .header:
+            return String(
+                String.UnicodeScalarView(value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        case .markup:
+            guard value.contains(where: { "&<>\"'".contains($0) }) else { return value }
+            var escaped = ""
+            for character in value {
+                switch character {
+                case "&": escaped += "&amp;"
+                case "<": escaped += "&lt;"
+                case ">": escaped += "&gt;"
+                case "\"": escaped += "&quot;"
+                case "'": escaped += "&#39;"
+                default: escaped.append(character)
+                }
+            }
+            return escaped
+        }
+    }
+
+    /// `2026-11-23T09:41:00Z`.
+    static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+
+    /// Whether `host` is a `host[:port]` worth building a URL from: a name of letters, digits, `.`, `-`, `_`, `~`,
+    /// or a bracketed IPv6 address, then an optional port of up to five digits.
+    static func isValidHost(_ host: String) -> Bool {
+        let name: Substring
+        let port: Substring?
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            name = host[host.index(after: host.startIndex)..<close]
+            let after = host[host.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { return false }
+            port = after.isEmpty ? nil : after.dropFirst()
+            guard name.contains(":"), name.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+        } else {
+            let parts = host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            (name, port) = (parts[0], parts.count > 1 ? parts[1] : nil)
+            let nameBytes = name.utf8.allSatisfy { byte in
+                switch byte {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
+                    true
+                default: false
+                }
+            }
+            guard nameBytes else { return false }
+        }
+        guard !name.isEmpty, name.utf8.count <= 253 else { return false }
+        guard let port else { return true }
+        return !port.isEmpty && port.count <= 5 && port.utf8.allSatisfy { (0x30...0x39).contains($0) }
+            && Int(port)! <= 65_535
     }
 }

@@ -11,7 +11,8 @@ enum RouteTable {
             let current = stub.sequence.first ?? serverVariant.flatMap { stub.variants[$0] != nil ? $0 : nil } ?? "good"
             let variants = stub.variantNames.map { $0 == current ? "\($0)*" : $0 }.joined(separator: " ")
             let sequence = stub.sequence.isEmpty ? "" : " (sequence: \(stub.sequence.joined(separator: ", ")))"
-            return [stub.request.method, route(stub.request), stub.name, variants + sequence]
+            let scenario = stub.scenario.map { " (scenario \($0))" } ?? ""
+            return [stub.request.method, route(stub.request), stub.name, variants + sequence + scenario]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -21,10 +22,12 @@ enum RouteTable {
         }.joined(separator: "\n")
     }
 
-    /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`.
+    /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`
+    /// and `{body ...}` when the stub matches on its body.
     static func route(_ request: RequestPattern) -> String {
         let query = request.query.map { "?\($0.name)=\($0.matcher)" }
         let headers = request.headers.map { "[\($0.name) \($0.matcher)]" }
-        return ([request.path.description] + query + headers).joined(separator: " ")
+        let body = request.body.map { ["{body \($0)}"] } ?? []
+        return ([request.path.description] + query + headers + body).joined(separator: " ")
     }
 }

@@ -98,6 +98,34 @@ public final class RawHTTPClient {
         return buffer
     }
 
+    /// One read off the socket: how many bytes came, and when (monotonic seconds).
+    public struct Arrival: Sendable {
+        public var bytes: [UInt8]
+        public var time: Double
+    }
+
+    /// Reads until the server closes (or resets), noting when each read returned: for asserting how an answer's
+    /// bytes were spread over time.
+    public func readArrivals() -> [Arrival] {
+        var arrivals: [Arrival] = []
+        if !buffer.isEmpty {
+            arrivals.append(Arrival(bytes: buffer, time: Self.now()))
+            buffer = []
+        }
+        while (try? fill()) == true {
+            arrivals.append(Arrival(bytes: buffer, time: Self.now()))
+            buffer = []
+        }
+        return arrivals
+    }
+
+    /// Monotonic seconds, for comparing with `Arrival.time`.
+    public static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// Whether the server ended the connection with a TCP reset.
     public func readEndsWithReset() -> Bool {
         while true {
