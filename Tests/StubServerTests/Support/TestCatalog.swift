@@ -107,3 +107,22 @@ func exchange(_ server: StubServer, _ request: String) throws -> RawResponse {
 func get(_ target: String, _ headers: String = "") -> String {
     "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n"
 }
+
+/// A POST request with a body and the headers HTTP/1.1 requires.
+func post(_ target: String, _ body: String, type: String = "application/json", _ headers: String = "") -> String {
+    "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n"
+        + "\(headers)\r\n\(body)"
+}
+
+/// Runs `body` with a server serving one API folder whose `stubs.json` is `stubsJSON`.
+func withServer(
+    stubs stubsJSON: String, files: [String: String] = [:],
+    _ configuration: StubServer.Configuration = StubServer.Configuration(),
+    _ body: (StubServer) async throws -> Void
+) async throws {
+    var all = files.reduce(into: [:]) { $0["api/\($1.key)"] = $1.value }
+    all["api/stubs.json"] = stubsJSON
+    let fixtures = try TemporaryFixtures(all)
+    defer { fixtures.remove() }
+    try await withStubServer(fixtures: fixtures.root, configuration: configuration, body)
+}

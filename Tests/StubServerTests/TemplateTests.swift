@@ -1,0 +1,128 @@
+import Foundation
+import HTTPEngine
+import RawHTTPClient
+import Testing
+
+@testable import StubServer
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Placeholders filled from the request, escaped for the body's type, and a `Host` that cannot break the body.
+struct TemplateTests {
+    static let stubs = #"""
+        {"stubs": [
+          {"name": "json", "request": {"path": "/json"},
+           "variants": {"good": {"headers": {"Content-Type": "application/json"}, "template": true,
+              "body": "{\"q\":\"{{query.q}}\",\"url\":\"{{baseURL}}/x\",\"at\":\"{{now}}\",\"id\":\"{{uuid}}\",\"again\":\"{{uuid}}\"}"},
+            "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "json-raw", "request": {"path": "/json-raw"},
+           "variants": {"good": {"headers": {"Content-Type": "application/json"}, "template": true,
+              "body": "{\"raw\":\"{{{query.q}}}\"}"},
+            "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "xml", "request": {"path": "/xml"},
+           "variants": {"good": {"headers": {"Content-Type": "text/xml; charset=utf-8"}, "template": true,
+              "body": "<feed><q>{{query.q}}</q><link href=\"{{query.q}}\"/></feed>"},
+            "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "text", "request": {"path": "/text"},
+           "variants": {"good": {"template": true, "body": "q={{query.q}} {{unknown}} {{path.none}} {{ query.q "},
+            "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "headers", "request": {"path": "/headers"},
+           "variants": {"good": {"template": true,
+              "headers": {"X-Echo": "{{query.q}}", "X-Raw": "{{{query.q}}}", "Location": "{{baseURL}}/next"}, "body": "ok"},
+            "bad": {"body": "{"}, "nil": {"body": ""}}}
+        ]}
+        """#
+
+    @Test(arguments: [#"a"b"#, "<x>&'y'", "back\\slash", "line\nbreak", "tab\tand\u{1}"])
+    func queryValues_areEscapedInsideJSONStrings(_ value: String) async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let response = try exchange(server, get("/json?q=\(encoded)"))
+            let answer = try #require(try? response.json(), "not JSON: \(response.text)")
+            #expect(answer["q"] as? String == value)
+        }
+    }
+
+    @Test func theRawForm_insertsTheValueAsItIs() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let response = try exchange(server, get("/json-raw?q=%22%7D"))
+            #expect(response.text == #"{"raw":""}"}"#)
+            #expect((try? response.json()) == nil, "raw inserts break JSON on purpose")
+        }
+    }
+
+    @Test func xmlBodies_getEntities() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let response = try exchange(server, get("/xml?q=%3C%2Fq%3E%22%26%27"))
+            #expect(
+                response.text
+                    == #"<feed><q>&lt;/q&gt;&quot;&amp;&#39;</q><link href="&lt;/q&gt;&quot;&amp;&#39;"/></feed>"#)
+            #expect(XMLParser(data: Data(response.body)).parse())
+        }
+    }
+
+    @Test func plainText_isInsertedAsItIsAndUnknownPlaceholdersStay() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let response = try exchange(server, get("/text?q=%3Cb%3E"))
+            #expect(response.text == "q=<b> {{unknown}} {{path.none}} {{ query.q ")
+        }
+    }
+
+    @Test func headerValues_cannotEndTheFieldOrAddAnother() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let response = try exchange(server, get("/headers?q=a%0D%0AX-Evil:%201"))
+            #expect(response.header("X-Echo") == "a  X-Evil: 1")
+            #expect(response.header("X-Raw") == "a  X-Evil: 1", "raw placeholders are cleaned in headers too")
+            #expect(response.header("X-Evil") == nil)
+            #expect(response.header("Location") == "http://127.0.0.1/next")
+        }
+    }
+
+    @Test func nowAndUUID_areFreshAndWellFormed() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let answer = try exchange(server, get("/json?q=x")).json()
+            let at = try #require(answer["at"] as? String)
+            #expect(at.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(at)")
+            let formatter = ISO8601DateFormatter()
+            #expect(abs(try #require(formatter.date(from: at)).timeIntervalSinceNow) < 60)
+            let id = try #require(answer["id"] as? String)
+            #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
+            #expect(answer["again"] as? String != id, "each {{uuid}} is new")
+        }
+    }
+
+    @Test(arguments: [
+        (#"evil"<x>"#, false), ("evil.example/x", false), ("a b", false), ("", false), (":80", false),
+        ("host:", false), ("host:123456", false), ("host:99999", false), ("host:8x", false), ("[::1", false),
+        ("[::1]x", false), ("[evil]", false), ("host:1:2", false), ("ex@mple.com", false),
+        ("localhost", true), ("localhost:8080", true), ("127.0.0.1:49152", true), ("[::1]:8080", true), ("[::1]", true),
+        ("my-mac.local", true), ("under_score~", true),
+    ])
+    func onlyAValidHostPort_buildsTheBaseURL(_ host: String, valid: Bool) {
+        #expect(Template.isValidHost(host) == valid)
+    }
+
+    @Test(arguments: [#"evil"<x>"#, "evil.example/path", "a b"])
+    func aHostileHost_cannotBreakTheAlbumsAnswer(_ host: String) async throws {
+        let mockData = try #require(StubCatalog.findFolder())
+        try await withStubServer(fixtures: mockData) { server in
+            let response = try exchange(
+                server,
+                "GET /api/v1/us/apple-music/top-albums/all/100/explicit.json HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            #expect(response.status == 200)
+            let feed = try #require(try? response.json()["feed"] as? [String: Any], "not JSON")
+            let first = try #require((feed["results"] as? [[String: Any]])?.first)
+            let artwork = try #require(first["artworkUrl100"] as? String)
+            #expect(artwork.hasPrefix(server.baseURL.absoluteString + "/"), "\(artwork)")
+        }
+    }
+
+    @Test func aValidHost_isWhatTheClientReachedUsBy() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let response = try exchange(server, "GET /json?q=x HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
+            #expect(try response.json()["url"] as? String == "http://localhost:\(server.port)/x")
+        }
+    }
+}
