@@ -32,20 +32,24 @@ public struct StubCatalog: Sendable {
     /// - Parameter scenarios: the current state of each scenario that has left `start`.
     func match(_ request: HTTPRequest, scenarios: [String: String] = [:]) -> StubMatch {
         var allowed: [String] = []
+        // A stub with this method and path that missed on something else makes a 404 with reasons, not a 405.
+        var methodStubbedHere = false
         let body = RequestBody(request.body)
         for index in order {
             let stub = stubs[index]
-            guard let captures = stub.request.path.match(request.path),
-                Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
+            guard let captures = stub.request.path.match(request.path) else { continue }
+            let methodMatches = Self.methodMatches(stub.request.method, request.method)
+            guard Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
                 stub.request.body?.accepts(body) ?? true,
                 Self.scenarioMismatch(stub, scenarios) == nil
-            else { continue }
-            if Self.methodMatches(stub.request.method, request.method) {
-                return .matched(stub, pathParameters: captures)
+            else {
+                methodStubbedHere = methodStubbedHere || methodMatches
+                continue
             }
+            if methodMatches { return .matched(stub, pathParameters: captures) }
             allowed.append(stub.request.method)
         }
-        if !allowed.isEmpty {
+        if !allowed.isEmpty, !methodStubbedHere {
             if allowed.contains("GET") { allowed.append("HEAD") }
             return .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
         }
