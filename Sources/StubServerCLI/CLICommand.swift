@@ -14,6 +14,10 @@ enum CLICommand: Equatable {
         var variant: String?
         /// Answer every GET with this file instead of serving a fixtures folder.
         var file: String?
+        /// The chance, 0...1, that a stubbed answer becomes a fault.
+        var chaos: Double = 0
+        /// The seed of random faults and chaos; nil picks one.
+        var seed: UInt64?
     }
 
     /// Parses the arguments after the program name.
@@ -62,6 +66,19 @@ enum CLICommand: Equatable {
             case "--host": options.host = try value()
             case "--variant": options.variant = try value()
             case "--file": options.file = try value()
+            case "--chaos":
+                let text = try value()
+                guard let rate = Double(text), (0...1).contains(rate) else {
+                    throw UsageError("--chaos must be a number from 0 to 1, not '\(text)'", command: "serve")
+                }
+                options.chaos = rate
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else {
+                    throw UsageError(
+                        "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'", command: "serve")
+                }
+                options.seed = seed
             case "--port":
                 let text = try value()
                 guard let port = UInt16(text) else {

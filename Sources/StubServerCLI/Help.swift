@@ -26,7 +26,7 @@ enum Help {
         """
 
     static let serve = """
-        Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME]
+        Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--chaos RATE] [--seed N]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -37,6 +37,8 @@ enum Help {
           --port N         Port, 0 for any free port (default: 8080)
           --variant NAME   Server-wide variant answered by every stub that has it (default: good)
           --file FILE      Answer every GET with FILE instead of serving a folder
+          --chaos RATE     Replace this share (0 to 1) of stubbed answers with a drop, reset, truncate or malformed
+          --seed N         Seed of --chaos and of variants' "faults": the same seed, the same outcomes in order
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/.

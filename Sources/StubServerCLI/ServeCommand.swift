@@ -33,7 +33,7 @@ struct ServeCommand {
         let flushTimer = logWriter.startFlushing()
         let configuration = StubServer.Configuration(
             host: options.host, port: options.port, variant: options.variant,
-            log: { entry in logWriter.append(entry.line) })
+            log: { entry in logWriter.append(entry.line) }, seed: options.seed, chaos: options.chaos)
         let server: StubServer
         do {
             server = try StubServer.start(catalog: catalog, configuration: configuration)
@@ -44,6 +44,12 @@ struct ServeCommand {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
+        let drawsAtRandom =
+            options.chaos > 0 || catalog.stubs.contains { $0.variants.values.contains { $0.faults != nil } }
+        if drawsAtRandom {
+            let chaos = options.chaos > 0 ? "chaos \(options.chaos), " : ""
+            Output.line("Random faults: \(chaos)seed \(server.seed) (replay this run with --seed \(server.seed))")
+        }
         let signal = await signals.wait()
         await server.stop()
         flushTimer.cancel()

@@ -25,6 +25,11 @@ struct StubServerCLITests {
         (["validate"], "stub-server: validate takes one fixtures folder"),
         (["routes", "a", "b"], "stub-server: routes takes one fixtures folder"),
         (["validate", "--strict", "MockData"], "stub-server: unknown option '--strict'"),
+        (["serve", "--chaos", "2"], "stub-server: --chaos must be a number from 0 to 1, not '2'"),
+        (
+            ["serve", "--seed=-1"],
+            "stub-server: --seed must be a whole number from 0 to 18446744073709551615, not '-1'"
+        ),
     ])
     func badUsage_exits64WithUsageOnStderr(_ arguments: [String], message: String) throws {
         let result = try CLIRunner.run(arguments)
@@ -98,6 +103,23 @@ struct StubServerCLITests {
         let (status, stderr) = server.stop(SIGINT)
         #expect(status == 0)
         #expect(stderr == "stub-server: stopped on SIGINT\n")
+    }
+
+    @Test func serveWithChaos_printsTheSeedAndBreaksAnswers() async throws {
+        let server = try RunningServer(["--port", "0", "--chaos", "1", "--seed", "7"])
+        let first = try #require(server.nextLine())
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        #expect(
+            server.line(containing: "Random faults:")
+                == "Random faults: chaos 1.0, seed 7 (replay this run with --seed 7)")
+        let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
+        await #expect(throws: (any Error).self, "every stubbed answer is a fault at rate 1") {
+            _ = try await URLSession(configuration: .ephemeral).data(from: url)
+        }
+        let health = try await URLSession(configuration: .ephemeral).data(
+            from: address.appendingPathComponent("/__stub/health"))
+        #expect(String(decoding: health.0, as: UTF8.self).contains(#""seed" : "7""#), "admin requests never draw")
+        #expect(server.stop().status == 0)
     }
 
     @Test func serveFile_answersEveryGetWithTheFile() async throws {

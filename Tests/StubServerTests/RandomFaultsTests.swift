@@ -1,0 +1,113 @@
+import Foundation
+import HTTPEngine
+import RawHTTPClient
+import Testing
+
+@testable import StubServer
+
+/// Faults and delays drawn from a seeded generator: replayable outcomes, seen by the client and in the journal.
+struct RandomFaultsTests {
+    static let stubs = #"""
+        {"stubs": [
+          {"name": "flaky", "request": {"path": "/flaky"},
+           "variants": {"good": {"body": "ok", "faults": {"rate": 0.5, "kinds": ["drop", "reset"], "delayMs": {"min": 0, "max": 3}}},
+             "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "steady", "request": {"path": "/steady"},
+           "variants": {"good": {"body": "steady"}, "bad": {"body": "{"}, "nil": {"body": ""}}}
+        ]}
+        """#
+
+    /// What the client saw for one request: `answer`, `drop` (closed without a byte) or `reset`.
+    private func outcome(_ server: StubServer, _ target: String) throws -> String {
+        let client = try RawHTTPClient(port: server.port)
+        try client.send(get(target, "Connection: close\r\n"))
+        do {
+            let response = try client.readResponse()
+            return response.status == 200 ? "answer" : "status \(response.status)"
+        } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
+            return "reset"
+        } catch RawHTTPClient.ClientError.closedEarly(let received) where received.isEmpty {
+            return "drop"
+        }
+    }
+
+    private func run(seed: UInt64, _ targets: [String]) async throws -> (seen: [String], drawn: [JournalEntry.Draw?]) {
+        var seen: [String] = []
+        var drawn: [JournalEntry.Draw?] = []
+        try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: seed)) { server in
+            seen = try targets.map { try outcome(server, $0) }
+            drawn = server.journal().filter { $0.stub == "flaky" }.map(\.draw)
+        }
+        return (seen, drawn)
+    }
+
+    @Test func theSameSeed_givesTheSameOutcomesAndTheClientSeesThem() async throws {
+        let targets = Array(repeating: "/flaky", count: 24)
+        let first = try await run(seed: 42, targets)
+        let second = try await run(seed: 42, targets)
+        #expect(first.seen == second.seen)
+        #expect(first.drawn == second.drawn)
+        #expect(first.seen == first.drawn.map { $0?.outcome ?? "none" }, "the journal says what the client got")
+        #expect(Set(first.seen) == ["answer", "drop", "reset"], "\(first.seen)")
+        #expect(first.drawn.allSatisfy { ($0?.delayMs).map { (0...3).contains($0) } ?? false })
+        #expect(first.drawn.allSatisfy { $0?.outcome == "answer" ? $0?.source == nil : $0?.source == "faults" })
+        let other = try await run(seed: 43, targets)
+        #expect(other.seen != first.seen, "another seed, another sequence")
+    }
+
+    @Test func adminUnmatchedAndUndrawnRequests_doNotShiftTheSequence() async throws {
+        let plain = try await run(seed: 7, Array(repeating: "/flaky", count: 12))
+        let mixed = try await run(
+            seed: 7, (0..<12).flatMap { _ in ["/__stub/health", "/flaky", "/nowhere", "/steady"] })
+        #expect(mixed.drawn == plain.drawn)
+    }
+
+    @Test func reset_startsTheSequenceAgain() async throws {
+        try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 9)) { server in
+            let before = try (0..<10).map { _ in try outcome(server, "/flaky") }
+            server.reset()
+            let after = try (0..<10).map { _ in try outcome(server, "/flaky") }
+            #expect(before == after)
+        }
+    }
+
+    @Test func chaos_breaksEveryStubbedAnswerAtRateOneButNotAdminOr404() async throws {
+        try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 1, chaos: 1)) {
+            (server: StubServer) async throws in
+            for _ in 0..<8 { _ = try? outcome(server, "/steady") }
+            #expect(try exchange(server, get("/nowhere")).status == 404)
+            #expect(try exchange(server, get("/__stub/health")).status == 200)
+            let steady = server.journal(JournalQuery(stub: "steady"))
+            #expect(steady.count == 8)
+            #expect(steady.allSatisfy { $0.draw?.source == "chaos" && $0.fault != nil && $0.status == nil })
+            let kinds = Set(steady.compactMap(\.fault))
+            #expect(kinds.isSubset(of: RandomFaults.chaosKinds.map(\.rawValue)) && kinds.count > 1, "\(kinds)")
+            #expect(server.journal(JournalQuery(path: "/nowhere")).first?.draw == nil)
+        }
+    }
+
+    @Test func withoutFaultsOrChaos_nothingIsDrawn() async throws {
+        try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 3)) {
+            (server: StubServer) async throws in
+            #expect(try exchange(server, get("/steady")).text == "steady")
+            #expect(server.journal().first?.draw == nil)
+            #expect(server.seed == 3)
+        }
+    }
+
+    @Test func aServerWithoutASeed_picksOneAndSaysWhich() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            let health = try exchange(server, get("/__stub/health")).json()
+            #expect(health["seed"] as? String == String(server.seed))
+        }
+    }
+
+    @Test func theGenerator_isSplitMix64() {
+        // The first outputs of SplitMix64 seeded with 0, as published with the algorithm.
+        var generator = SeededGenerator(seed: 0)
+        #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
+        var unit = SeededGenerator(seed: 5)
+        #expect((0..<1000).map { _ in unit.unit() }.allSatisfy { (0..<1).contains($0) })
+    }
+}
