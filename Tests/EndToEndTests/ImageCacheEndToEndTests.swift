@@ -1,6 +1,7 @@
 import Foundation
 import ImageCache
 import Networking
+import NetworkingTestSupport
 import StubServer
 import Testing
 
@@ -55,6 +56,34 @@ struct ImageCacheEndToEndTests {
             let reopened = ImageCache(client: realClient(), directory: directory)
             for url in urls { _ = try await reopened.image(for: url) }
             #expect(server.requestCount() == 0, "a new cache on the same folder reads the disk")
+        }
+    }
+
+    @Test(arguments: ["3g", "slow-network"])
+    func artworkOverASlowNetwork_arrivesWholeAndIsCached(_ variant: String) async throws {
+        try await withCache { server, cache, _ in
+            try server.setVariant(variant, forStub: "album-artwork")
+            let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
+            let data = try await cache.image(for: url)
+            #expect(data == FileManager.default.contents(atPath: mockData.appendingPathComponent("albums/artwork.png").path))
+            #expect(server.journal(JournalQuery(stub: "album-artwork")).map(\.variant) == [variant])
+            #expect(await cache.cachedImage(for: url) == data)
+        }
+    }
+
+    @Test func cancellingALoadWhileTheBodyDribblesIn_endsItAndCachesNothing() async throws {
+        try await withCache { server, cache, _ in
+            try server.setVariant("stalled", forStub: "album-artwork")
+            let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
+            let load = Task { () async throws(ImageCacheError) -> Data in try await cache.image(for: url) }
+            try await waitUntil("the server to answer the artwork request") {
+                server.requestCount(JournalQuery(stub: "album-artwork")) == 1
+            }
+            load.cancel()
+            await #expect(throws: ImageCacheError.cancelled) { try await load.value }
+            #expect(await cache.downloadsInFlight == 0)
+            #expect(await cache.cachedImage(for: url) == nil)
+            try await waitUntil("the client to leave mid-body") { server.openConnections == 0 }
         }
     }
 }
