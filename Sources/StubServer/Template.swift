@@ -12,14 +12,15 @@ struct Template {
     let request: HTTPRequest
     let pathParameters: [String: String]
     private let body: RequestBody
-    private let now: String
+    /// The time `{{now}}` gives, the same for every use in one answer; formatted only when used.
+    private let now: Date
 
     init(baseURL: String, request: HTTPRequest, pathParameters: [String: String], now: Date = Date()) {
         self.baseURL = baseURL
         self.request = request
         self.pathParameters = pathParameters
         self.body = RequestBody(request.body)
-        self.now = Self.rfc3339(now)
+        self.now = now
     }
 
     /// How an inserted value is escaped.
@@ -79,7 +80,7 @@ struct Template {
     private func value(of name: String) -> String? {
         switch name {
         case "baseURL": return baseURL
-        case "now": return now
+        case "now": return Self.rfc3339(now)
         case "uuid": return UUID().uuidString.lowercased()
         default: break
         }

@@ -65,7 +65,9 @@ struct ImageCacheEndToEndTests {
             try server.setVariant(variant, forStub: "album-artwork")
             let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
             let data = try await cache.image(for: url)
-            #expect(data == FileManager.default.contents(atPath: mockData.appendingPathComponent("albums/artwork.png").path))
+            #expect(
+                data == FileManager.default.contents(atPath: mockData.appendingPathComponent("albums/artwork.png").path)
+            )
             #expect(server.journal(JournalQuery(stub: "album-artwork")).map(\.variant) == [variant])
             #expect(await cache.cachedImage(for: url) == data)
         }

@@ -104,6 +104,15 @@ struct ScenarioTests {
         }
     }
 
+    @Test func reload_keepsScenarioStates() async throws {
+        try await withServer(stubs: Self.stubs) { server in
+            _ = try exchange(server, post("/cart"))
+            try server.reload()
+            #expect(server.scenarios["cart"] == "has-item")
+            #expect(try exchange(server, get("/cart")).header("X-Stub-Name") == "cart-full")
+        }
+    }
+
     @Test func programmaticAPI_throwsTypedErrors() async throws {
         try await withServer(stubs: Self.stubs) { server in
             #expect(throws: StubServerError.unknownScenario("basket", known: ["cart", "session"])) {
