@@ -84,6 +84,25 @@ struct StubServerCLITests {
             })
     }
 
+    @Test func routes_showBodyMatchersAndScenarios() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("shop"), withIntermediateDirectories: true)
+        let stubs = #"""
+            {"stubs": [{"name": "cart-add", "request": {"method": "POST", "path": "/cart",
+               "body": {"json": {"id": 7}, "form": {"user": {"present": true}}}},
+              "scenario": {"name": "cart", "when": "start", "then": "has-item"},
+              "variants": {"good": {"body": "x"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}
+            """#
+        try Data(stubs.utf8).write(to: folder.appendingPathComponent("shop/stubs.json"))
+        let result = try CLIRunner.run(["routes", folder.path])
+        #expect(result.status == 0)
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        #expect(line.contains(#"/cart {body json {"id":7}; form user present}"#), "\(line)")
+        #expect(line.hasSuffix("good* bad nil (scenario cart: start -> has-item)"), "\(line)")
+    }
+
     @Test func serve_printsItsAddressServesLogsAndStopsOnSignal() async throws {
         let server = try RunningServer(["--port", "0", "--variant", "bad"])
         let first = try #require(server.nextLine())
