@@ -5,7 +5,7 @@ import PackageDescription
 
 /// Settings applied to every target.
 let settings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -61,7 +61,9 @@ let package = Package(
         .target(name: "RawHTTPClient", path: "Tests/RawHTTPClient", swiftSettings: settings),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
-            name: "StubServerTests", dependencies: ["HTTPEngine", "RawHTTPClient", "StubServer"], swiftSettings: settings
+            name: "StubServerTests",
+            dependencies: ["HTTPEngine", "NetworkingTestSupport", "RawHTTPClient", "StubServer"],
+            swiftSettings: settings
         ),
         .testTarget(
             name: "NetworkingTests",
@@ -92,11 +94,13 @@ let package = Package(
         ),
         .testTarget(name: "XMLPathTests", dependencies: ["XMLPath"], swiftSettings: settings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
-        .testTarget(name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
+        .testTarget(
+            name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking", "NetworkingTestSupport",
+                "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking",
+                "NetworkingTestSupport",
                 "PlaybackTestSupport", "StubServer", "StubServerTesting", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings

@@ -160,7 +160,7 @@ public final class RawHTTPClient {
 }
 
 /// A response as read off the wire.
-public struct RawResponse {
+public struct RawResponse: Sendable {
     public var statusLine: String
     public var status: Int
     public var headers: [(name: String, value: String)]
@@ -203,3 +203,14 @@ public struct RawResponse {
         Darwin.send(fd, bytes, count, 0)
     }
 #endif
+
+/// Runs blocking socket work on a thread of its own and awaits its result.
+///
+/// A blocking read on a task's thread holds one of the few threads of Swift's cooperative pool (two on a
+/// 2-CPU machine) for as long as the server takes to answer; a slow or paced answer would then stall every
+/// other test's tasks, and their bounded waits would time out.
+public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -51,7 +51,7 @@ struct BodyMatchingTests {
     ])
     func aBody_picksTheStubThatMatchesIt(_ path: String, body: String, type: String, expected: String) async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, post(path, body, type: type))
+            let response = try await exchange(server, post(path, body, type: type))
             #expect(response.header("X-Stub-Name") == expected, "\(response.status) \(response.text)")
         }
     }
@@ -88,7 +88,7 @@ struct BodyMatchingTests {
         async throws
     {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, post(path, body))
+            let response = try await exchange(server, post(path, body))
             #expect(response.status == 404)
             let closest = try JSONDecoder().decode(Unmatched.self, from: Data(response.body)).closest
             let miss = try #require(closest.first { $0.stub == stub }, "\(closest)")
@@ -130,7 +130,7 @@ struct BodyMatchingTests {
     @Test func templates_readTheBodyAndHeadersAndEscapeForJSON() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let body = #"{"operationName": "Album", "variables": {"id": "42", "tags": ["a", "b\"c"]}}"#
-            let response = try exchange(server, post("/graphql", body, "X-User: ada \"<the first>\"\r\n"))
+            let response = try await exchange(server, post("/graphql", body, "X-User: ada \"<the first>\"\r\n"))
             #expect(response.header("X-Stub-Name") == "album")
             let answer = try response.json()
             #expect(answer["id"] as? String == "42")
@@ -141,11 +141,11 @@ struct BodyMatchingTests {
 
     @Test func journal_filtersByBodyText() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            _ = try exchange(server, post("/echo", "ping"))
-            _ = try exchange(server, post("/search", #"{"term": "jack"}"#))
-            _ = try exchange(server, post("/search", #"{"term": "jill"}"#))
+            _ = try await exchange(server, post("/echo", "ping"))
+            _ = try await exchange(server, post("/search", #"{"term": "jack"}"#))
+            _ = try await exchange(server, post("/search", #"{"term": "jill"}"#))
             #expect(server.journal(JournalQuery(bodyContains: "jack")).map(\.stub) == ["search-any"])
-            let page = try exchange(server, get("/__stub/journal?body=%22term%22")).json()
+            let page = try await exchange(server, get("/__stub/journal?body=%22term%22")).json()
             #expect(page["count"] as? Int == 2)
             let echo = try #require(server.journal(JournalQuery(path: "/echo")).first)
             #expect(

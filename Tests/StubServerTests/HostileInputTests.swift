@@ -25,7 +25,7 @@ struct HostileInputTests {
             #expect(response.status == 400)
             #expect((try response.json()["error"] as? String)?.contains("malformed chunk size") == true)
             #expect(client.readToEnd().isEmpty)
-            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(try await exchange(server, get("/albums/1")).status == 200)
         }
     }
 
@@ -38,9 +38,9 @@ struct HostileInputTests {
     ])
     func nonConformingRequests_getTheirStatus(_ request: String, status: Int) async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, request)
+            let response = try await exchange(server, request)
             #expect(response.status == status, "\(response.text)")
-            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(try await exchange(server, get("/albums/1")).status == 200)
         }
     }
 
@@ -66,7 +66,7 @@ struct HostileInputTests {
                 try client.send(round.isMultiple(of: 2) ? garbage : garbage + Array("\r\n\r\n".utf8))
                 _ = client.readToEnd()
             }
-            #expect(try exchange(server, get("/albums/1")).text == #"{"id":"1"}"#)
+            #expect(try await exchange(server, get("/albums/1")).text == #"{"id":"1"}"#)
         }
     }
 }

@@ -9,7 +9,7 @@ struct JournalRedactionTests {
     @Test func secretHeadersAndQueryParameters_areRedacted() async throws {
         let configuration = StubServer.Configuration(redaction: Redaction(headers: ["X-Api-Key"], query: ["token"]))
         try await withTestServer(configuration) { server, _ in
-            let response = try exchange(
+            let response = try await exchange(
                 server,
                 get(
                     "/albums/1?token=s3cret-q&term=jack+johnson&tok%65n=s3cret-e",
@@ -22,14 +22,14 @@ struct JournalRedactionTests {
             #expect(entry.header("Accept") == "*/*")
             #expect(entry.query.map(\.value) == ["REDACTED", "jack johnson", "REDACTED"])
             #expect(entry.target == "/albums/1?token=REDACTED&term=jack+johnson&tok%65n=REDACTED")
-            let page = try exchange(server, get("/__stub/journal")).text
+            let page = try await exchange(server, get("/__stub/journal")).text
             #expect(!page.contains("s3cret"), "\(page)")
         }
     }
 
     @Test func withoutConfiguration_onlyTheStandardSecretsAreRedacted() async throws {
         try await withTestServer { server, _ in
-            _ = try exchange(server, get("/albums/1?token=visible", "Proxy-Authorization: Basic x\r\n"))
+            _ = try await exchange(server, get("/albums/1?token=visible", "Proxy-Authorization: Basic x\r\n"))
             let entry = try #require(server.journal().first)
             #expect(entry.header("Proxy-Authorization") == "REDACTED")
             #expect(entry.target == "/albums/1?token=visible")

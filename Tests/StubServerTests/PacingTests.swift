@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import NetworkingTestSupport
 import RawHTTPClient
 import Testing
 
@@ -17,7 +18,8 @@ struct PacingTests {
              "bad": {"body": "{"}, "nil": {"body": ""},
              "late": {"body": "late", "firstByteDelayMs": 300},
              "drip": {"body": "hello world!!!", "chunked": {"size": 5, "delayMs": 100}},
-             "edge": {"body": "\#(body)", "network": "edge"}}},
+             "edge": {"body": "\#(body)", "network": "edge"},
+             "crawl": {"body": "\#(body)", "throttle": {"bytesPerSecond": 1000}}}},
           {"name": "fast", "request": {"path": "/fast"},
            "variants": {"good": {"body": "fast"}, "bad": {"body": "{"}, "nil": {"body": ""}}}
         ]}
@@ -27,19 +29,23 @@ struct PacingTests {
         get(target, "Connection: close\r\n" + (variant.map { "X-Stub-Variant: \($0)\r\n" } ?? ""))
     }
 
-    /// Sends `text` and reads the answer until the server closes, with when each read came.
-    private func timedExchange(_ server: StubServer, _ text: String) throws -> (
+    /// Sends `text` and reads the answer until the server closes, with when each read came; on a thread of its
+    /// own, as a paced answer takes a while.
+    private func timedExchange(_ server: StubServer, _ text: String) async throws -> (
         sent: Double, arrivals: [RawHTTPClient.Arrival]
     ) {
-        let client = try RawHTTPClient(port: server.port, timeout: 10)
-        let sent = RawHTTPClient.now()
-        try client.send(text)
-        return (sent, client.readArrivals())
+        let port = server.port
+        return try await blocking {
+            let client = try RawHTTPClient(port: port, timeout: 10)
+            let sent = RawHTTPClient.now()
+            try client.send(text)
+            return (sent, client.readArrivals())
+        }
     }
 
     @Test func aThrottledBody_neverArrivesFasterThanItsRate() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let (sent, arrivals) = try timedExchange(server, request("/slow"))
+            let (sent, arrivals) = try await timedExchange(server, request("/slow"))
             let wire = arrivals.flatMap(\.bytes)
             let text = String(decoding: wire, as: UTF8.self)
             #expect(text.hasSuffix("\r\n\r\n" + Self.body))
@@ -60,7 +66,7 @@ struct PacingTests {
 
     @Test func aChunkedDrip_sendsEachChunkAfterItsPause() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let (sent, arrivals) = try timedExchange(server, request("/slow", variant: "drip"))
+            let (sent, arrivals) = try await timedExchange(server, request("/slow", variant: "drip"))
             let text = String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self)
             #expect(text.contains("Transfer-Encoding: chunked\r\n"))
             #expect(text.hasSuffix("\r\n\r\n5\r\nhello\r\n5\r\n worl\r\n4\r\nd!!!\r\n0\r\n\r\n"))
@@ -75,7 +81,7 @@ struct PacingTests {
 
     @Test func aFirstByteDelay_holdsTheHead() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let (sent, arrivals) = try timedExchange(server, request("/slow", variant: "late"))
+            let (sent, arrivals) = try await timedExchange(server, request("/slow", variant: "late"))
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix("\r\n\r\nlate"))
             #expect((arrivals.first?.time ?? 0) - sent >= 0.3)
         }
@@ -83,7 +89,7 @@ struct PacingTests {
 
     @Test func aNamedNetwork_addsItsLatencyAndRate() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let (sent, arrivals) = try timedExchange(server, request("/slow", variant: "edge"))
+            let (sent, arrivals) = try await timedExchange(server, request("/slow", variant: "edge"))
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))
             // Edge: 400 ms to the first byte, then 2000 bytes at 30,000 bytes a second (67 ms).
             #expect((arrivals.first?.time ?? 0) - sent >= 0.4)
@@ -93,12 +99,23 @@ struct PacingTests {
 
     @Test func aThrottledAnswer_doesNotHoldUpOtherConnections() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let slow = try RawHTTPClient(port: server.port, timeout: 10)
-            try slow.send(request("/slow"))
-            let fast = try exchange(server, request("/fast"))
-            let fastDone = RawHTTPClient.now()
+            let (port, slowRequest) = (server.port, request("/slow", variant: "crawl"))
+            let slow = Task {
+                try await blocking {
+                    let client = try RawHTTPClient(port: port, timeout: 10)
+                    try client.send(slowRequest)
+                    return client.readArrivals()
+                }
+            }
+            try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
+            let fastRequest = request("/fast")
+            let (fast, fastDone) = try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send(fastRequest)
+                return (try client.readResponse(), RawHTTPClient.now())
+            }
             #expect(fast.text == "fast")
-            let arrivals = slow.readArrivals()
+            let arrivals = try await slow.value
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))
             #expect(
                 try #require(arrivals.last).time > fastDone, "the fast answer came while the slow body was still going")

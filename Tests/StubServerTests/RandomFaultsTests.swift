@@ -18,24 +18,33 @@ struct RandomFaultsTests {
         """#
 
     /// What the client saw for one request: `answer`, `drop` (closed without a byte) or `reset`.
-    private func outcome(_ server: StubServer, _ target: String) throws -> String {
-        let client = try RawHTTPClient(port: server.port)
-        try client.send(get(target, "Connection: close\r\n"))
-        do {
-            let response = try client.readResponse()
-            return response.status == 200 ? "answer" : "status \(response.status)"
-        } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
-            return "reset"
-        } catch RawHTTPClient.ClientError.closedEarly(let received) where received.isEmpty {
-            return "drop"
+    private func outcome(_ server: StubServer, _ target: String) async throws -> String {
+        let (port, request) = (server.port, get(target, "Connection: close\r\n"))
+        return try await blocking {
+            let client = try RawHTTPClient(port: port)
+            try client.send(request)
+            do {
+                let response = try client.readResponse()
+                return response.status == 200 ? "answer" : "status \(response.status)"
+            } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
+                return "reset"
+            } catch RawHTTPClient.ClientError.closedEarly(let received) where received.isEmpty {
+                return "drop"
+            }
         }
+    }
+
+    private func outcomes(_ server: StubServer, _ targets: [String]) async throws -> [String] {
+        var seen: [String] = []
+        for target in targets { seen.append(try await outcome(server, target)) }
+        return seen
     }
 
     private func run(seed: UInt64, _ targets: [String]) async throws -> (seen: [String], drawn: [JournalEntry.Draw?]) {
         var seen: [String] = []
         var drawn: [JournalEntry.Draw?] = []
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: seed)) { server in
-            seen = try targets.map { try outcome(server, $0) }
+            seen = try await outcomes(server, targets)
             drawn = server.journal().filter { $0.stub == "flaky" }.map(\.draw)
         }
         return (seen, drawn)
@@ -64,9 +73,9 @@ struct RandomFaultsTests {
 
     @Test func reset_startsTheSequenceAgain() async throws {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 9)) { server in
-            let before = try (0..<10).map { _ in try outcome(server, "/flaky") }
+            let before = try await outcomes(server, Array(repeating: "/flaky", count: 10))
             server.reset()
-            let after = try (0..<10).map { _ in try outcome(server, "/flaky") }
+            let after = try await outcomes(server, Array(repeating: "/flaky", count: 10))
             #expect(before == after)
         }
     }
@@ -74,9 +83,9 @@ struct RandomFaultsTests {
     @Test func chaos_breaksEveryStubbedAnswerAtRateOneButNotAdminOr404() async throws {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 1, chaos: 1)) {
             (server: StubServer) async throws in
-            for _ in 0..<8 { _ = try? outcome(server, "/steady") }
-            #expect(try exchange(server, get("/nowhere")).status == 404)
-            #expect(try exchange(server, get("/__stub/health")).status == 200)
+            for _ in 0..<8 { _ = try? await outcome(server, "/steady") }
+            #expect(try await exchange(server, get("/nowhere")).status == 404)
+            #expect(try await exchange(server, get("/__stub/health")).status == 200)
             let steady = server.journal(JournalQuery(stub: "steady"))
             #expect(steady.count == 8)
             #expect(steady.allSatisfy { $0.draw?.source == "chaos" && $0.fault != nil && $0.status == nil })
@@ -89,7 +98,7 @@ struct RandomFaultsTests {
     @Test func withoutFaultsOrChaos_nothingIsDrawn() async throws {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 3)) {
             (server: StubServer) async throws in
-            #expect(try exchange(server, get("/steady")).text == "steady")
+            #expect(try await exchange(server, get("/steady")).text == "steady")
             #expect(server.journal().first?.draw == nil)
             #expect(server.seed == 3)
         }
@@ -97,7 +106,7 @@ struct RandomFaultsTests {
 
     @Test func aServerWithoutASeed_picksOneAndSaysWhich() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let health = try exchange(server, get("/__stub/health")).json()
+            let health = try await exchange(server, get("/__stub/health")).json()
             #expect(health["seed"] as? String == String(server.seed))
         }
     }

@@ -29,7 +29,8 @@ struct ScenarioTests {
     @Test func aCart_answersByItsStateAndMovesOn() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let steps = [get("/cart"), post("/cart"), get("/cart"), get("/cart"), post("/checkout"), get("/cart")]
-            let answers = try steps.map { try exchange(server, $0) }
+            var answers: [RawResponse] = []
+            for step in steps { answers.append(try await exchange(server, step)) }
             #expect(answers.map(\.status) == [200, 201, 200, 200, 200, 404])
             #expect(
                 answers.map { $0.header("X-Stub-Name") } == [
@@ -42,7 +43,7 @@ struct ScenarioTests {
     @Test func aStubThatMissedOnlyByState_saysSoInThe404() async throws {
         try await withServer(stubs: Self.stubs) { server in
             try server.setScenario("cart", to: "paid")
-            let response = try exchange(server, get("/cart"))
+            let response = try await exchange(server, get("/cart"))
             #expect(response.status == 404)
             let misses = try #require(server.unmatchedRequests().first?.closest)
             #expect(
@@ -59,7 +60,7 @@ struct ScenarioTests {
 
     @Test func aFault_stillMovesTheScenarioButAMissingVariantDoesNot() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            _ = try exchange(
+            _ = try await exchange(
                 server, post("/cart").replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Stub-Variant: nope\r\n\r\n"))
             #expect(server.scenarios["cart"] == "start", "a 400 for a missing variant answers nothing")
             let client = try RawHTTPClient(port: server.port)
@@ -72,44 +73,44 @@ struct ScenarioTests {
 
     @Test func adminAPI_listsSetsAndResetsScenarios() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let list = try exchange(server, get("/__stub/scenarios")).json()
+            let list = try await exchange(server, get("/__stub/scenarios")).json()
             let scenarios = try #require(list["scenarios"] as? [[String: Any]])
             #expect(scenarios.map { $0["name"] as? String } == ["cart", "session"])
             #expect(scenarios[0]["states"] as? [String] == ["start", "has-item", "paid"])
             #expect(scenarios[0]["stubs"] as? [String] == ["cart-empty", "cart-add", "cart-full", "checkout"])
 
-            let set = try exchange(server, put("/__stub/scenarios/cart/state", #"{"state": "has-item"}"#))
+            let set = try await exchange(server, put("/__stub/scenarios/cart/state", #"{"state": "has-item"}"#))
             #expect(set.status == 200)
-            #expect(try exchange(server, get("/cart")).header("X-Stub-Name") == "cart-full")
+            #expect(try await exchange(server, get("/cart")).header("X-Stub-Name") == "cart-full")
 
-            let stubs = try exchange(server, get("/__stub/stubs")).json()["stubs"] as? [[String: Any]]
+            let stubs = try await exchange(server, get("/__stub/stubs")).json()["stubs"] as? [[String: Any]]
             let full = try #require(
                 stubs?.first { $0["name"] as? String == "cart-full" }?["scenario"] as? [String: String])
             #expect(full == ["name": "cart", "when": "has-item", "state": "has-item"])
 
-            let typo = try exchange(server, put("/__stub/scenarios/cart/state", "has-items"))
+            let typo = try await exchange(server, put("/__stub/scenarios/cart/state", "has-items"))
             #expect(typo.status == 400)
             #expect(typo.text.contains(#"scenario \"cart\" has no state \"has-items\"; states: start, has-item, paid"#))
-            #expect(try exchange(server, put("/__stub/scenarios/basket/state", "x")).status == 404)
-            #expect(try exchange(server, put("/__stub/scenarios/cart/state", "")).status == 400)
+            #expect(try await exchange(server, put("/__stub/scenarios/basket/state", "x")).status == 404)
+            #expect(try await exchange(server, put("/__stub/scenarios/cart/state", "")).status == 400)
 
-            _ = try exchange(server, post("/login"))
-            #expect(try exchange(server, post("/__stub/scenarios/cart/reset")).status == 200)
+            _ = try await exchange(server, post("/login"))
+            #expect(try await exchange(server, post("/__stub/scenarios/cart/reset")).status == 200)
             #expect(server.scenarios == ["cart": "start", "session": "in"])
-            #expect(try exchange(server, post("/__stub/scenarios/reset")).status == 200)
+            #expect(try await exchange(server, post("/__stub/scenarios/reset")).status == 200)
             #expect(server.scenarios == ["cart": "start", "session": "start"])
             try server.setScenario("cart", to: "paid")
-            #expect(try exchange(server, post("/__stub/reset")).status == 200)
+            #expect(try await exchange(server, post("/__stub/reset")).status == 200)
             #expect(server.scenarios["cart"] == "start", "a full reset resets scenarios too")
         }
     }
 
     @Test func reload_keepsScenarioStates() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            _ = try exchange(server, post("/cart"))
+            _ = try await exchange(server, post("/cart"))
             try server.reload()
             #expect(server.scenarios["cart"] == "has-item")
-            #expect(try exchange(server, get("/cart")).header("X-Stub-Name") == "cart-full")
+            #expect(try await exchange(server, get("/cart")).header("X-Stub-Name") == "cart-full")
         }
     }
 

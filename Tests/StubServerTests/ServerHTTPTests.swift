@@ -8,7 +8,7 @@ import Testing
 struct ServerHTTPTests {
     @Test func answer_carriesDateLengthTypeAndStubHeaders() async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, get("/search?term=jack+johnson&limit=5"))
+            let response = try await exchange(server, get("/search?term=jack+johnson&limit=5"))
             #expect(response.statusLine == "HTTP/1.1 200 OK")
             #expect(response.header("Date")?.hasSuffix(" GMT") == true)
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -106,7 +106,7 @@ struct ServerHTTPTests {
     @Test func journal_keepsTheStartOfALargeBodyAndItsSize() async throws {
         try await withTestServer { server, _ in
             let body = String(repeating: "x", count: 100_000)
-            let response = try exchange(
+            let response = try await exchange(
                 server,
                 "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             )
@@ -164,7 +164,7 @@ struct ServerHTTPTests {
             #expect(try response.json()["error"] as? String ?? "" != "")
             #expect((try response.json()["error"] as? String)?.contains(message) == true, "\(response.text)")
             #expect(client.readToEnd().isEmpty)
-            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(try await exchange(server, get("/albums/1")).status == 200)
         }
     }
 
@@ -224,7 +224,7 @@ struct ServerHTTPTests {
                 group.addTask {
                     try await withStubServer(fixtures: fixtures.root) { server in
                         try server.setVariant(index.isMultiple(of: 2) ? "special" : nil, forStub: "album")
-                        let response = try exchange(server, get("/albums/\(index)"))
+                        let response = try await exchange(server, get("/albums/\(index)"))
                         #expect(response.header("X-Stub-Variant") == (index.isMultiple(of: 2) ? "special" : "good"))
                         #expect(server.requestCount() == 1)
                     }

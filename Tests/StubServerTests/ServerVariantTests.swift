@@ -16,7 +16,7 @@ struct ServerVariantTests {
     ])
     func header_choosesTheVariant(_ variant: String, status: Int, body: String) async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, get(search, "X-Stub-Variant: \(variant)\r\n"))
+            let response = try await exchange(server, get(search, "X-Stub-Variant: \(variant)\r\n"))
             #expect(response.status == status)
             #expect(response.text == body)
             #expect(response.header("X-Stub-Variant") == variant)
@@ -41,10 +41,11 @@ struct ServerVariantTests {
         try await withTestServer { server, _ in
             try server.setVariant("bad")
             try server.setVariant("nil", forStub: "flaky")
-            #expect(try exchange(server, get("/flaky")).header("X-Stub-Variant") == "nil")
-            #expect(try exchange(server, get("/albums/1")).header("X-Stub-Variant") == "bad")
+            #expect(try await exchange(server, get("/flaky")).header("X-Stub-Variant") == "nil")
+            #expect(try await exchange(server, get("/albums/1")).header("X-Stub-Variant") == "bad")
             try server.setVariant(nil, forStub: "flaky")
-            let statuses = try (0..<4).map { _ in try exchange(server, get("/flaky")).status }
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await exchange(server, get("/flaky")).status) }
             #expect(statuses == [500, 500, 200, 200])
         }
     }
@@ -52,9 +53,9 @@ struct ServerVariantTests {
     @Test func serverWideVariantTheStubLacks_answersGoodAndSaysSo() async throws {
         try await withTestServer { server, _ in
             try server.setVariant("special")
-            let album = try exchange(server, get("/albums/1"))
+            let album = try await exchange(server, get("/albums/1"))
             #expect(album.text == "special")
-            let other = try exchange(server, get("/albums/new"))
+            let other = try await exchange(server, get("/albums/new"))
             #expect(other.text == "new")
             #expect(other.header("X-Stub-Variant") == "good")
             #expect(other.header("X-Stub-Variant-Fallback")?.contains("special is not defined") == true)
@@ -63,7 +64,7 @@ struct ServerVariantTests {
 
     @Test func unknownVariants_areErrorsNotSilentFallbacks() async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, get("/albums/1", "X-Stub-Variant: slow\r\n"))
+            let response = try await exchange(server, get("/albums/1", "X-Stub-Variant: slow\r\n"))
             #expect(response.status == 400)
             #expect(
                 try response.json()["error"] as? String
@@ -82,7 +83,7 @@ struct ServerVariantTests {
 
     @Test func unmatched_gets404NamingTheClosestStubsFieldByField() async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, get("/search?term=jack&limit=ten"))
+            let response = try await exchange(server, get("/search?term=jack&limit=ten"))
             #expect(response.status == 404)
             let body = try response.json()
             #expect(body["error"] as? String == "no stub matches GET /search?term=jack&limit=ten")
@@ -101,7 +102,7 @@ struct ServerVariantTests {
 
     @Test func wrongMethod_gets405WithAllow() async throws {
         try await withTestServer { server, _ in
-            let response = try exchange(server, "DELETE /albums/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await exchange(server, "DELETE /albums/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(response.status == 405)
             #expect(response.header("Allow") == "GET, HEAD")
         }
@@ -111,7 +112,7 @@ struct ServerVariantTests {
         try await withTestServer { server, _ in
             let clock = ContinuousClock()
             let start = clock.now
-            let response = try exchange(server, get(search, "X-Stub-Variant: slow\r\n"))
+            let response = try await exchange(server, get(search, "X-Stub-Variant: slow\r\n"))
             #expect(response.status == 200)
             #expect(clock.now - start >= .milliseconds(150))
         }
@@ -122,7 +123,7 @@ struct ServerVariantTests {
             let leaving = try RawHTTPClient(port: server.port)
             try leaving.send(get(search, "X-Stub-Variant: slow\r\n"))
             leaving.reset()
-            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(try await exchange(server, get("/albums/1")).status == 200)
             let staying = try RawHTTPClient(port: server.port)
             try staying.send(get(search, "X-Stub-Variant: slow\r\n"))
             #expect(try staying.readResponse().status == 200)
@@ -181,7 +182,7 @@ struct ServerVariantTests {
         try await withTestServer { server, _ in
             let hanging = try RawHTTPClient(port: server.port, timeout: 1)
             try hanging.send(get(search, "X-Stub-Variant: hang\r\n"))
-            #expect(try exchange(server, get("/albums/1")).status == 200)
+            #expect(try await exchange(server, get("/albums/1")).status == 200)
             #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try hanging.readResponse() }
         }
     }

@@ -39,7 +39,7 @@ struct TemplateTests {
     func queryValues_areEscapedInsideJSONStrings(_ value: String) async throws {
         try await withServer(stubs: Self.stubs) { server in
             let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let response = try exchange(server, get("/json?q=\(encoded)"))
+            let response = try await exchange(server, get("/json?q=\(encoded)"))
             let answer = try #require(try? response.json(), "not JSON: \(response.text)")
             #expect(answer["q"] as? String == value)
         }
@@ -47,7 +47,7 @@ struct TemplateTests {
 
     @Test func theRawForm_insertsTheValueAsItIs() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, get("/json-raw?q=%22%7D"))
+            let response = try await exchange(server, get("/json-raw?q=%22%7D"))
             #expect(response.text == #"{"raw":""}"}"#)
             #expect((try? response.json()) == nil, "raw inserts break JSON on purpose")
         }
@@ -55,7 +55,7 @@ struct TemplateTests {
 
     @Test func xmlBodies_getEntities() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, get("/xml?q=%3C%2Fq%3E%22%26%27"))
+            let response = try await exchange(server, get("/xml?q=%3C%2Fq%3E%22%26%27"))
             #expect(
                 response.text
                     == #"<feed><q>&lt;/q&gt;&quot;&amp;&#39;</q><link href="&lt;/q&gt;&quot;&amp;&#39;"/></feed>"#)
@@ -65,14 +65,14 @@ struct TemplateTests {
 
     @Test func plainText_isInsertedAsItIsAndUnknownPlaceholdersStay() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, get("/text?q=%3Cb%3E"))
+            let response = try await exchange(server, get("/text?q=%3Cb%3E"))
             #expect(response.text == "q=<b> {{unknown}} {{path.none}} {{ query.q ")
         }
     }
 
     @Test func headerValues_cannotEndTheFieldOrAddAnother() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, get("/headers?q=a%0D%0AX-Evil:%201"))
+            let response = try await exchange(server, get("/headers?q=a%0D%0AX-Evil:%201"))
             #expect(response.header("X-Echo") == "a  X-Evil: 1")
             #expect(response.header("X-Raw") == "a  X-Evil: 1", "raw placeholders are cleaned in headers too")
             #expect(response.header("X-Evil") == nil)
@@ -82,7 +82,7 @@ struct TemplateTests {
 
     @Test func nowAndUUID_areFreshAndWellFormed() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let answer = try exchange(server, get("/json?q=x")).json()
+            let answer = try await exchange(server, get("/json?q=x")).json()
             let at = try #require(answer["at"] as? String)
             #expect(at.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(at)")
             let formatter = ISO8601DateFormatter()
@@ -108,7 +108,7 @@ struct TemplateTests {
     func aHostileHost_cannotBreakTheAlbumsAnswer(_ host: String) async throws {
         let mockData = try #require(StubCatalog.findFolder())
         try await withStubServer(fixtures: mockData) { server in
-            let response = try exchange(
+            let response = try await exchange(
                 server,
                 "GET /api/v1/us/apple-music/top-albums/all/100/explicit.json HTTP/1.1\r\nHost: \(host)\r\n\r\n")
             #expect(response.status == 200)
@@ -121,7 +121,8 @@ struct TemplateTests {
 
     @Test func aValidHost_isWhatTheClientReachedUsBy() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let response = try exchange(server, "GET /json?q=x HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
+            let response = try await exchange(
+                server, "GET /json?q=x HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
             #expect(try response.json()["url"] as? String == "http://localhost:\(server.port)/x")
         }
     }

@@ -96,11 +96,14 @@ func withTestServer(
     }
 }
 
-/// Sends one request on a new connection and reads its answer.
-func exchange(_ server: StubServer, _ request: String) throws -> RawResponse {
-    let client = try RawHTTPClient(port: server.port)
-    try client.send(request)
-    return try client.readResponse()
+/// Sends one request on a new connection and reads its answer, on a thread of its own (see `blocking`).
+func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
+    let port = server.port
+    return try await blocking {
+        let client = try RawHTTPClient(port: port)
+        try client.send(request)
+        return try client.readResponse()
+    }
 }
 
 /// A GET request with the headers HTTP/1.1 requires.
