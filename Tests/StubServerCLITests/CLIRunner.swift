@@ -36,8 +36,16 @@ struct CLIRunner {
         return environment
     }
 
-    /// Runs `stub-server ARGUMENTS` from the package root to completion.
-    static func run(_ arguments: [String], environment changes: [String: String?] = [:]) throws -> Result {
+    /// Runs `stub-server ARGUMENTS` from the package root to completion, waiting on a thread of its own: a tool
+    /// that runs for seconds must not hold one of the cooperative pool's few threads meanwhile.
+    static func run(_ arguments: [String], environment changes: [String: String?] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: changes) }) }
+                .start()
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment changes: [String: String?]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -10,8 +10,8 @@ struct StubServerCLITests {
     @Test(arguments: [
         ["--help"], ["help"], ["serve", "--help"], ["validate", "--help"], ["routes", "-h"], ["help", "routes"],
     ])
-    func help_printsUsageAndExits0(_ arguments: [String]) throws {
-        let result = try CLIRunner.run(arguments)
+    func help_printsUsageAndExits0(_ arguments: [String]) async throws {
+        let result = try await CLIRunner.run(arguments)
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("Usage: stub-server"))
         #expect(result.stderr.isEmpty)
@@ -31,21 +31,21 @@ struct StubServerCLITests {
             "stub-server: --seed must be a whole number from 0 to 18446744073709551615, not '-1'"
         ),
     ])
-    func badUsage_exits64WithUsageOnStderr(_ arguments: [String], message: String) throws {
-        let result = try CLIRunner.run(arguments)
+    func badUsage_exits64WithUsageOnStderr(_ arguments: [String], message: String) async throws {
+        let result = try await CLIRunner.run(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix(message + "\n\nUsage: stub-server"))
     }
 
-    @Test func validate_passesMockData() throws {
-        let result = try CLIRunner.run(["validate", "MockData"])
+    @Test func validate_passesMockData() async throws {
+        let result = try await CLIRunner.run(["validate", "MockData"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("MockData: "))
         #expect(result.stdout.hasSuffix(" stubs, no problems\n"))
     }
 
-    @Test func validate_listsEveryProblemAndExits1() throws {
+    @Test func validate_listsEveryProblemAndExits1() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(
@@ -53,7 +53,7 @@ struct StubServerCLITests {
         let stubs =
             #"{"stubs": [{"name": "top", "request": {"path": "/top"}, "variants": {"good": {"body": "x"}, "bad": {"bodyFile": "top.bad.json"}, "nil": {"delayMs": -1}}}]}"#
         try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
-        let result = try CLIRunner.run(["validate", folder.path])
+        let result = try await CLIRunner.run(["validate", folder.path])
         #expect(result.status == 1)
         #expect(
             result.stdout == """
@@ -64,16 +64,16 @@ struct StubServerCLITests {
         #expect(result.stderr == "stub-server: 2 problems in \(folder.path)\n")
     }
 
-    @Test func missingFolder_exits1WithAClearMessage() throws {
+    @Test func missingFolder_exits1WithAClearMessage() async throws {
         for arguments in [["routes", "NoSuchFolder"], ["serve", "--fixtures", "NoSuchFolder", "--port", "0"]] {
-            let result = try CLIRunner.run(arguments)
+            let result = try await CLIRunner.run(arguments)
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("stub-server: fixtures folder 'NoSuchFolder' does not exist"))
         }
     }
 
-    @Test func routes_printsTheRouteTable() throws {
-        let result = try CLIRunner.run(["routes", "MockData"])
+    @Test func routes_printsTheRouteTable() async throws {
+        let result = try await CLIRunner.run(["routes", "MockData"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("METHOD  ROUTE") == true)
@@ -84,7 +84,7 @@ struct StubServerCLITests {
             })
     }
 
-    @Test func routes_showBodyMatchersAndScenarios() throws {
+    @Test func routes_showBodyMatchersAndScenarios() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(
@@ -96,7 +96,7 @@ struct StubServerCLITests {
               "variants": {"good": {"body": "x"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}
             """#
         try Data(stubs.utf8).write(to: folder.appendingPathComponent("shop/stubs.json"))
-        let result = try CLIRunner.run(["routes", folder.path])
+        let result = try await CLIRunner.run(["routes", folder.path])
         #expect(result.status == 0)
         let line = try #require(result.stdout.split(separator: "\n").last)
         #expect(line.contains(#"/cart {body json {"id":7}; form user present}"#), "\(line)")
@@ -154,11 +154,11 @@ struct StubServerCLITests {
         #expect(server.stop().status == 0)
     }
 
-    @Test func serve_onABusyPortExits1() throws {
+    @Test func serve_onABusyPortExits1() async throws {
         let holder = try RunningServer(["--port", "0"])
         let first = try #require(holder.nextLine())
         let port = try #require(first.components(separatedBy: ":").last)
-        let result = try CLIRunner.run(["--port", port])
+        let result = try await CLIRunner.run(["--port", port])
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
@@ -168,8 +168,8 @@ struct StubServerCLITests {
 
     // MARK: record and serve --proxy, run by the sibling stub-server-record
 
-    @Test func record_isRefusedInCI() throws {
-        let result = try CLIRunner.run(
+    @Test func record_isRefusedInCI() async throws {
+        let result = try await CLIRunner.run(
             ["record", "--upstream", "http://127.0.0.1:9", "--fixtures", "/tmp/never-\(UUID().uuidString)"],
             environment: ["CI": "true"])
         #expect(result.status == 1)
@@ -177,8 +177,8 @@ struct StubServerCLITests {
         #expect(result.stderr.contains("--allow-in-ci"))
     }
 
-    @Test func record_badUsageExits64() throws {
-        let result = try CLIRunner.run(["record", "--mode", "sometimes", "--upstream", "http://a"])
+    @Test func record_badUsageExits64() async throws {
+        let result = try await CLIRunner.run(["record", "--mode", "sometimes", "--upstream", "http://a"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("stub-server: --mode must be missing or all, not 'sometimes'"))
     }
@@ -209,7 +209,7 @@ struct StubServerCLITests {
         let recorded = folder.appendingPathComponent(
             "albums/get-api-v1-us-apple-music-top-albums-all-100-explicit-json.good.json")
         #expect(FileManager.default.contents(atPath: recorded.path) == data)
-        let validation = try CLIRunner.run(["validate", folder.path])
+        let validation = try await CLIRunner.run(["validate", folder.path])
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
     }
 
@@ -231,7 +231,7 @@ struct StubServerCLITests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: empty.path)) ?? [] == [], "nothing written")
     }
 
-    @Test func importHAR_writesFixtures_andAMalformedFileExits1WritingNothing() throws {
+    @Test func importHAR_writesFixtures_andAMalformedFileExits1WritingNothing() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -240,16 +240,16 @@ struct StubServerCLITests {
             #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.test/items?page=1"}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"text": "[1]"}}}]}}"#
                 .utf8
         ).write(to: good)
-        let imported = try CLIRunner.run([
+        let imported = try await CLIRunner.run([
             "import", "har", good.path, "--fixtures", folder.appendingPathComponent("out").path,
         ])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout == "recorded GET /items?page=1 as get-items (good; bad and nil generated)\n")
-        #expect(try CLIRunner.run(["validate", folder.appendingPathComponent("out").path]).status == 0)
+        #expect(try await CLIRunner.run(["validate", folder.appendingPathComponent("out").path]).status == 0)
 
         let bad = folder.appendingPathComponent("bad.har")
         try Data(#"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#.utf8).write(to: bad)
-        let refused = try CLIRunner.run([
+        let refused = try await CLIRunner.run([
             "import", "har", bad.path, "--fixtures", folder.appendingPathComponent("none").path,
         ])
         #expect(refused.status == 1)
@@ -257,11 +257,11 @@ struct StubServerCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
     }
 
-    @Test func drift_exits1WhenAFixtureKeyIsGoneUpstream_and0WhenTheShapesAgree() throws {
+    @Test func drift_exits1WhenAFixtureKeyIsGoneUpstream_and0WhenTheShapesAgree() async throws {
         let upstream = try RunningServer(["--port", "0"])
         let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
         defer { _ = upstream.stop() }
-        let same = try CLIRunner.run(["drift", "--upstream", upstreamURL, "--api", "albums"])
+        let same = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--api", "albums"])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         #expect(same.stdout.contains("checked "))
         #expect(same.stdout.contains(" 0 breaking, 0 new"))
@@ -277,7 +277,7 @@ struct StubServerCLITests {
                            "bad": {"body": "{"}, "nil": {"body": ""}}}]}
             """
         try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
-        let drifted = try CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
+        let drifted = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
         #expect(drifted.status == 1)
         #expect(drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
     }

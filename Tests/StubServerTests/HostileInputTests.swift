@@ -57,14 +57,18 @@ struct HostileInputTests {
 
     @Test func randomBytes_onTheWire_leaveTheServerServing() async throws {
         try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
-            var generator = Generator(state: 7)
-            for round in 0..<20 {
-                let client = try RawHTTPClient(port: server.port, timeout: 2)
-                let garbage = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
-                    UInt8.random(in: 0...255, using: &generator)
+            let port = server.port
+            // Each round may wait for the header timeout: on a thread of its own, not the test's.
+            try await blocking {
+                var generator = Generator(state: 7)
+                for round in 0..<20 {
+                    let client = try RawHTTPClient(port: port, timeout: 2)
+                    let garbage = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }
+                    try client.send(round.isMultiple(of: 2) ? garbage : garbage + Array("\r\n\r\n".utf8))
+                    _ = client.readToEnd()
                 }
-                try client.send(round.isMultiple(of: 2) ? garbage : garbage + Array("\r\n\r\n".utf8))
-                _ = client.readToEnd()
             }
             #expect(try await exchange(server, get("/albums/1")).text == #"{"id":"1"}"#)
         }
