@@ -66,6 +66,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "ControlPageBrowserTests",
+            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer"],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "NetworkingTestSupport", "StubServer"],
             swiftSettings: settings

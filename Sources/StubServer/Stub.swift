@@ -81,6 +81,15 @@ public struct RequestPattern: Sendable, Equatable {
         ]
     }
 
+    /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`
+    /// and `{body ...}` when the stub matches on its body.
+    public var summary: String {
+        let query = self.query.map { "?\($0.name)=\($0.matcher)" }
+        let headers = self.headers.map { "[\($0.name) \($0.matcher)]" }
+        let body = self.body.map { ["{body \($0)}"] } ?? []
+        return ([path.description] + query + headers + body).joined(separator: " ")
+    }
+
     public static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body
             && lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.matcher == $1.matcher }

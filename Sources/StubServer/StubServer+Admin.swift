@@ -33,14 +33,31 @@ extension StubServer {
     }
 
     /// Every admin endpoint, in the order the help lists them. `PUT` and `POST` both set a variant.
-    private static let adminRoutes = [
+    private static let adminRoutes: [AdminRoute] = [
+        AdminRoute(methods: ["GET"], path: "/__stub") { server, request, _ in
+            // A browser gets the control page; anything else the list of endpoints.
+            if request.headers["Accept"]?.contains("text/html") == true {
+                return ControlPage.response(ControlPage.html, type: "text/html; charset=utf-8")
+            }
+            return .json(
+                .ok,
+                AdminIndex(
+                    page: "open \(server.baseURL.absoluteString)/__stub/ in a browser",
+                    endpoints: StubServer.adminRoutes.map(\.description)))
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/control.js") { _, _, _ in
+            ControlPage.response(ControlPage.script, type: "text/javascript; charset=utf-8")
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/control.css") { _, _, _ in
+            ControlPage.response(ControlPage.css, type: "text/css; charset=utf-8")
+        },
         AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
             let catalog = server.catalog
             return .json(
                 .ok,
                 Health(
                     status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
-                    chaos: server.configuration.chaos))
+                    chaos: server.configuration.chaos, lastReload: server.lastReload))
         },
         AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
         AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
@@ -68,7 +85,9 @@ extension StubServer {
             }
         },
         AdminRoute(methods: ["GET"], path: "/__stub/journal") { server, request, _ in
-            let entries = server.journal(server.journalQuery(request))
+            var entries = server.journal(server.journalQuery(request))
+            // `after=ID`: only entries newer than one already seen, for a page that polls.
+            if let after = request.queryValue("after").flatMap(Int.init) { entries.removeAll { $0.id <= after } }
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
         },
         AdminRoute(methods: ["DELETE"], path: "/__stub/journal") { server, _, _ in
@@ -108,7 +127,11 @@ extension StubServer {
         AdminRoute(methods: ["POST"], path: "/__stub/reload") { server, _, _ in
             do {
                 let fresh = try server.reload()
-                return .json(.ok, Health(status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path))
+                return .json(
+                    .ok,
+                    Health(
+                        status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path,
+                        lastReload: server.lastReload))
             } catch let error as CatalogError {
                 return .json(
                     .unprocessableContent,
@@ -167,7 +190,7 @@ extension StubServer {
                 stubs: state.catalog.stubs.map { stub in
                     StubList.Item(
                         name: stub.name, api: stub.api, method: stub.request.method,
-                        path: stub.request.path.description,
+                        path: stub.request.path.description, route: stub.request.summary,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
                         choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
                         scenario: stub.scenario.map { scenario in
@@ -207,6 +230,12 @@ extension StubServer {
         /// The seed of random faults and chaos, as text: JSON numbers lose 64-bit precision.
         var seed: String?
         var chaos: Double?
+        var lastReload: ReloadReport?
+    }
+
+    private struct AdminIndex: Encodable {
+        var page: String
+        var endpoints: [String]
     }
 
     private struct JournalPage: Encodable {
@@ -231,6 +260,8 @@ extension StubServer {
 
         struct Item: Encodable {
             var name, api, method, path: String
+            /// The path with its query, header and body conditions.
+            var route: String
             var variants: [String]
             var sequence: [String]?
             var choice: String?

@@ -33,13 +33,20 @@ extension StubServer {
         /// The chance, 0...1, that any answer a stub gives is replaced by a fault: drop, reset, truncate or
         /// malformed. Admin requests and unmatched requests never draw.
         public var chaos: Double
+        /// Reload the fixtures folder whenever a file under it changes (debounced); a broken edit keeps the
+        /// last good catalog in service. Needs a catalog loaded from a folder.
+        public var watchFixtures: Bool
+        /// Called after every reload (watched, asked for through the admin API, or `reload()`), from the thread
+        /// that reloaded.
+        public var onReload: (@Sendable (ReloadReport) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
             maxConnections: Int = 512, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
             forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil,
-            seed: UInt64? = nil, chaos: Double = 0
+            seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
+            onReload: (@Sendable (ReloadReport) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -55,6 +62,8 @@ extension StubServer {
             self.log = log
             self.seed = seed
             self.chaos = chaos
+            self.watchFixtures = watchFixtures
+            self.onReload = onReload
         }
 
         var limits: HTTPServer.Limits {

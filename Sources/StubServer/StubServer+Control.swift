@@ -1,3 +1,4 @@
+import Foundation
 import HTTPEngine
 
 extension StubServer {
@@ -75,12 +76,46 @@ extension StubServer {
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
     @discardableResult
     public func reload() throws -> StubCatalog {
+        try reload(changed: [])
+    }
+
+    /// What the last reload did, nil before the first.
+    public var lastReload: ReloadReport? {
+        state.withLock { $0.lastReload }
+    }
+
+    /// Reloads after `changed` files changed, records the outcome as `lastReload` and reports it to the
+    /// configuration's `onReload`.
+    @discardableResult
+    func reload(changed: [String]) throws -> StubCatalog {
         guard let root = catalog.root else { throw StubServerError.notReloadable }
-        let fresh = try StubCatalog.load(from: root)
-        state.withLock {
-            $0.catalog = fresh
-            $0.sequenceCalls = [:]
+        let report: ReloadReport
+        let fresh: StubCatalog
+        do {
+            fresh = try StubCatalog.load(from: root)
+        } catch {
+            report = state.withLock { state in
+                state.lastReload = ReloadReport(
+                    time: Date(), succeeded: false, stubs: state.catalog.stubs.count, problems: error.problems,
+                    changed: changed)
+                return state.lastReload!
+            }
+            configuration.onReload?(report)
+            throw error
         }
+        report = state.withLock { state in
+            state.catalog = fresh
+            state.sequenceCalls = [:]
+            state.lastReload = ReloadReport(time: Date(), succeeded: true, stubs: fresh.stubs.count, changed: changed)
+            return state.lastReload!
+        }
+        configuration.onReload?(report)
         return fresh
+    }
+
+    /// The environment an app under test reads the server's address from: `[key: baseURL]`, for
+    /// `XCUIApplication.launchEnvironment` or `Process.environment`.
+    public func launchEnvironment(key: String = "STUB_SERVER_URL") -> [String: String] {
+        [key: baseURL.absoluteString]
     }
 }

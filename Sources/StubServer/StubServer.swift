@@ -23,6 +23,8 @@ public final class StubServer: Sendable {
 
     let state: Mutex<StubState>
     private let engine: HTTPServer
+    /// The fixtures folder's watcher, when `watchFixtures` is on.
+    private let watcher = Mutex<FixtureWatcher?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts serving it.
     /// - Throws: `CatalogError` for invalid fixtures, `SocketError` when the address cannot be bound.
@@ -35,6 +37,7 @@ public final class StubServer: Sendable {
     public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer
     {
         let server = try StubServer(catalog: catalog, configuration: configuration)
+        if configuration.watchFixtures { try server.startWatching() }
         server.engine.start(responder: server)
         return server
     }
@@ -67,6 +70,21 @@ public final class StubServer: Sendable {
 
     /// Stops accepting, closes every open connection, and returns once the server's thread has finished.
     public func stop() async {
+        watcher.withLock { watcher in
+            watcher?.stop()
+            watcher = nil
+        }
         await engine.stop()
+    }
+
+    /// Watches the catalog's folder and reloads when a file in it changes.
+    /// - Throws: `StubServerError.notReloadable` for a catalog built in code, `.watchFailed` when the system
+    ///   refuses a watch.
+    private func startWatching() throws {
+        guard let root = catalog.root else { throw StubServerError.notReloadable }
+        let fresh = try FixtureWatcher(root: root) { [weak self] changed in
+            _ = try? self?.reload(changed: changed)
+        }
+        watcher.withLock { $0 = fresh }
     }
 }

@@ -8,6 +8,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
     case variantNowhere(String)
     /// The catalog was not loaded from a folder, so there is nothing to reload.
     case notReloadable
+    /// The system refused to watch the fixtures folder (for example, too many inotify watches).
+    case watchFailed(String)
     /// An admin request that sets a value (`variant`, `state`) did not give one.
     case valueMissing(String)
     /// No stub takes part in a scenario of this name.
@@ -25,6 +27,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
             "no stub has a variant \(variant.debugDescription)"
         case .notReloadable:
             "this server's catalog was not loaded from a folder, so it cannot be reloaded"
+        case .watchFailed(let message):
+            "cannot watch the fixtures folder: \(message)"
         case .valueMissing(let key):
             "no \(key) given: send {\"\(key)\": \"NAME\"}, ?\(key)=NAME or the name as plain text"
         case .unknownScenario(let name, let known):

@@ -9,6 +9,8 @@ struct StubState {
     var sequenceCalls: [String: Int] = [:]
     /// The state of each scenario that has left `start`.
     var scenarios: [String: String] = [:]
+    /// What the last reload did.
+    var lastReload: ReloadReport?
     var journal: RequestJournal
     /// The seed of `generator`; reset starts its sequence again.
     let seed: UInt64

@@ -18,6 +18,10 @@ enum CLICommand: Equatable {
         var chaos: Double = 0
         /// The seed of random faults and chaos; nil picks one.
         var seed: UInt64?
+        /// Reload the fixtures folder when a file in it changes.
+        var watch = false
+        /// Where to write the base URL once the server accepts connections.
+        var readyFile: String?
     }
 
     /// Parses the arguments after the program name.
@@ -66,6 +70,10 @@ enum CLICommand: Equatable {
             case "--host": options.host = try value()
             case "--variant": options.variant = try value()
             case "--file": options.file = try value()
+            case "--ready-file": options.readyFile = try value()
+            case "--watch":
+                guard inline == nil else { throw UsageError("--watch takes no value", command: "serve") }
+                options.watch = true
             case "--chaos":
                 let text = try value()
                 guard let rate = Double(text), (0...1).contains(rate) else {
@@ -88,6 +96,9 @@ enum CLICommand: Equatable {
             default:
                 throw UsageError("unknown option '\(flag)'", command: "serve")
             }
+        }
+        if options.watch, options.file != nil {
+            throw UsageError("--watch watches a fixtures folder; it cannot be used with --file", command: "serve")
         }
         return options
     }

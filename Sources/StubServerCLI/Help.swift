@@ -26,7 +26,8 @@ enum Help {
         """
 
     static let serve = """
-        Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--chaos RATE] [--seed N]
+        Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
+                                 [--ready-file PATH] [--chaos RATE] [--seed N]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -37,11 +38,14 @@ enum Help {
           --port N         Port, 0 for any free port (default: 8080)
           --variant NAME   Server-wide variant answered by every stub that has it (default: good)
           --file FILE      Answer every GET with FILE instead of serving a folder
+          --watch          Reload DIR when a file in it changes; a broken edit keeps the last good catalog
+          --ready-file PATH  Write the base URL to PATH (atomically) once the server accepts; removed on exit
           --chaos RATE     Replace this share (0 to 1) of stubbed answers with a drop, reset, truncate or malformed
           --seed N         Seed of --chaos and of variants' "faults": the same seed, the same outcomes in order
           -h, --help       Show this help
 
-        Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/.
+        Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/
+        (open it in a browser for the control page).
         """
 
     static let validate = """

@@ -12,7 +12,7 @@ enum RouteTable {
             let variants = stub.variantNames.map { $0 == current ? "\($0)*" : $0 }.joined(separator: " ")
             let sequence = stub.sequence.isEmpty ? "" : " (sequence: \(stub.sequence.joined(separator: ", ")))"
             let scenario = stub.scenario.map { " (scenario \($0))" } ?? ""
-            return [stub.request.method, route(stub.request), stub.name, variants + sequence + scenario]
+            return [stub.request.method, stub.request.summary, stub.name, variants + sequence + scenario]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -20,14 +20,5 @@ enum RouteTable {
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
-    }
-
-    /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`
-    /// and `{body ...}` when the stub matches on its body.
-    static func route(_ request: RequestPattern) -> String {
-        let query = request.query.map { "?\($0.name)=\($0.matcher)" }
-        let headers = request.headers.map { "[\($0.name) \($0.matcher)]" }
-        let body = request.body.map { ["{body \($0)}"] } ?? []
-        return ([request.path.description] + query + headers + body).joined(separator: " ")
     }
 }

@@ -33,10 +33,18 @@ struct ServeCommand {
         let flushTimer = logWriter.startFlushing()
         let configuration = StubServer.Configuration(
             host: options.host, port: options.port, variant: options.variant,
-            log: { entry in logWriter.append(entry.line) }, seed: options.seed, chaos: options.chaos)
+            log: { entry in logWriter.append(entry.line) }, seed: options.seed, chaos: options.chaos,
+            watchFixtures: options.watch,
+            onReload: { report in
+                logWriter.append("stub-server: " + report.line)
+                for problem in report.problems { logWriter.append("  \(problem)") }
+            })
         let server: StubServer
         do {
             server = try StubServer.start(catalog: catalog, configuration: configuration)
+        } catch let error as StubServerError {
+            Output.error("stub-server: cannot watch \(source): \(error)")
+            return 1
         } catch {
             Output.error("stub-server: cannot listen on \(options.host):\(options.port): \(error)")
             return 1
@@ -44,6 +52,18 @@ struct ServeCommand {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
+        if options.watch { Output.line("Watching \(source) for changes") }
+        if let readyFile = options.readyFile {
+            do {
+                // Written whole or not at all: a script that waits for the file never reads half a URL.
+                try Data((server.baseURL.absoluteString + "\n").utf8).write(
+                    to: URL(fileURLWithPath: readyFile), options: .atomic)
+            } catch {
+                Output.error("stub-server: cannot write the ready file '\(readyFile)': \(error.localizedDescription)")
+                await server.stop()
+                return 1
+            }
+        }
         let drawsAtRandom =
             options.chaos > 0 || catalog.stubs.contains { $0.variants.values.contains { $0.faults != nil } }
         if drawsAtRandom {
@@ -52,6 +72,7 @@ struct ServeCommand {
         }
         let signal = await signals.wait()
         await server.stop()
+        if let readyFile = options.readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
         flushTimer.cancel()
         logWriter.flush()
         Output.error("stub-server: stopped on \(signal)")

@@ -1,0 +1,178 @@
+import Foundation
+import NetworkingTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Headless Chromium driven over WebDriver (chromedriver), for testing the control page with real clicks and
+/// key presses. Debian's `chromium` and `chromium-driver` packages; `.ci/run` installs them.
+struct Browser {
+    static let driverPath = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+
+    /// Whether to run: chromedriver is here, or this is CI (where its absence must fail, not skip).
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: driverPath) || ProcessInfo.processInfo.environment["CI"] != nil
+    }
+
+    let endpoint: URL
+    let session: String
+    private let http: URLSession
+
+    /// Keys as WebDriver spells them.
+    enum Key {
+        static let arrowDown = "\u{E015}"
+        static let enter = "\u{E007}"
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts chromedriver and a headless browser, runs `body`, and ends both, also when `body` throws.
+    static func withSession<T>(_ body: (Browser) async throws -> T) async throws -> T {
+        guard FileManager.default.isExecutableFile(atPath: driverPath) else {
+            throw Failure(description: "no chromedriver at \(driverPath): apt-get install chromium chromium-driver")
+        }
+        let port = try freePort()
+        let driver = Process()
+        driver.executableURL = URL(fileURLWithPath: driverPath)
+        driver.arguments = ["--port=\(port)"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        defer {
+            driver.terminate()
+            driver.waitUntilExit()
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        let http = URLSession(configuration: configuration)
+        let endpoint = URL(string: "http://127.0.0.1:\(port)")!
+        try await waitUntil("chromedriver to answer", within: .seconds(10)) {
+            let ready = try? await Self.call(http, endpoint, "GET", "/status", nil) as? [String: Any]
+            return ready?["ready"] as? Bool == true
+        }
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=1280,1400",
+                        ]
+                    ],
+                ]
+            ]
+        ]
+        let created = try await call(http, endpoint, "POST", "/session", capabilities) as? [String: Any]
+        guard let session = created?["sessionId"] as? String else {
+            throw Failure(description: "chromedriver started no session: \(String(describing: created))")
+        }
+        let browser = Browser(endpoint: endpoint, session: session, http: http)
+        do {
+            let result = try await body(browser)
+            _ = try? await browser.command("DELETE", "")
+            return result
+        } catch {
+            _ = try? await browser.command("DELETE", "")
+            throw error
+        }
+    }
+
+    func open(_ url: URL) async throws {
+        _ = try await command("POST", "/url", ["url": url.absoluteString])
+    }
+
+    /// The first element matching `css`.
+    func find(_ css: String) async throws -> String {
+        let found = try await command("POST", "/element", ["using": "css selector", "value": css])
+        guard let id = Self.elementID(found) else { throw Failure(description: "no element matches \(css)") }
+        return id
+    }
+
+    func findAll(_ css: String) async throws -> [String] {
+        let found = try await command("POST", "/elements", ["using": "css selector", "value": css])
+        return (found as? [Any] ?? []).compactMap(Self.elementID)
+    }
+
+    func click(_ element: String) async throws {
+        _ = try await command("POST", "/element/\(element)/click", [:])
+    }
+
+    /// Types `keys` into `element`, as a user with the element focused would.
+    func sendKeys(_ element: String, _ keys: String) async throws {
+        _ = try await command("POST", "/element/\(element)/value", ["text": keys])
+    }
+
+    /// The text of `css`'s first match as the user sees it.
+    func text(_ css: String) async throws -> String {
+        let element = try await find(css)
+        return try await command("GET", "/element/\(element)/text") as? String ?? ""
+    }
+
+    /// Runs `script` in the page and returns its result.
+    func execute(_ script: String) async throws -> Any? {
+        try await command("POST", "/execute/sync", ["script": script, "args": []])
+    }
+
+    func screenshot() async throws -> Data {
+        let encoded = try await command("GET", "/screenshot") as? String ?? ""
+        guard let data = Data(base64Encoded: encoded) else { throw Failure(description: "no screenshot") }
+        return data
+    }
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
+        try await Self.call(http, endpoint, method, "/session/\(session)\(path)", body)
+    }
+
+    private static func call(_ http: URLSession, _ endpoint: URL, _ method: String, _ path: String, _ body: [String: Any]?)
+        async throws -> Any?
+    {
+        var request = URLRequest(url: URL(string: endpoint.absoluteString + path)!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await http.data(for: request)
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let value = object?["value"]
+        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
+            let message = (value as? [String: Any])?["message"] as? String ?? String(decoding: data, as: UTF8.self)
+            throw Failure(description: "\(method) \(path): \(status) \(message)")
+        }
+        return value
+    }
+
+    private static func elementID(_ value: Any?) -> String? {
+        (value as? [String: Any])?["element-6066-11e4-a52f-4099e6f9b7b6"] as? String
+    }
+
+    /// A loopback port nobody listens on now (the kernel's pick, released for chromedriver to take).
+    private static func freePort() throws -> Int {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
