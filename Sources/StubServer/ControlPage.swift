@@ -28,6 +28,7 @@ enum ControlPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Stub server</title>
+        <link rel="icon" href="/__stub/icon.svg">
         <link rel="stylesheet" href="/__stub/control.css">
         <script src="/__stub/control.js" defer></script>
         </head>
@@ -61,6 +62,11 @@ enum ControlPage {
         </section>
         </body>
         </html>
+        """#
+
+    /// The page's icon, so that the browser does not ask for `/favicon.ico` (which the journal would record).
+    static let icon = #"""
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2a6fdb"/></svg>
         """#
 
     static let css = #"""
@@ -122,7 +128,15 @@ enum ControlPage {
           return isNaN(date) ? "" : date.toLocaleTimeString();
         }
 
-        async function choose(path, variant) {
+        // Choices go to the server one after another, in the order they were made: two quick key presses must
+        // not race on two connections and land in the wrong order.
+        let pending = Promise.resolve();
+        function choose(path, variant) {
+          pending = pending.then(() => send(path, variant));
+          return pending;
+        }
+
+        async function send(path, variant) {
           try {
             if (variant === "") await api(path, { method: "DELETE" });
             else await api(path, { method: "PUT", headers: { "Content-Type": "application/json" },

@@ -30,7 +30,8 @@ final class FixtureWatcher: Sendable {
         }
         stopPipe = (fds[0], fds[1])
         let (stopRead, rootPath) = (stopPipe.read, self.root.path)
-        let milliseconds = Int32(debounce.components.seconds * 1000 + debounce.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            debounce.components.seconds * 1000 + debounce.components.attoseconds / 1_000_000_000_000_000)
         Thread {
             Self.run(source, stopFD: stopRead, root: rootPath, debounceMs: milliseconds, onChange: onChange)
             close(stopRead)
@@ -58,7 +59,10 @@ final class FixtureWatcher: Sendable {
         var deadline: Double?
         while true {
             let timeout = deadline.map { Int32(max(0, ($0 - now()) * 1000).rounded(.up)) } ?? -1
-            var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, timeout)
             if ready < 0 && errno != EINTR { break }
             if fds[1].revents != 0 { break }
@@ -115,7 +119,8 @@ final class FixtureWatcher: Sendable {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             for name in entries where !name.hasPrefix(".") {
                 var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isFolder), isFolder.boolValue {
+                if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isFolder), isFolder.boolValue
+                {
                     try? watchTree(folder.isEmpty ? name : folder + "/" + name)
                 }
             }

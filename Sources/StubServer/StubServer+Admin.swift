@@ -51,6 +51,9 @@ extension StubServer {
         AdminRoute(methods: ["GET"], path: "/__stub/control.css") { _, _, _ in
             ControlPage.response(ControlPage.css, type: "text/css; charset=utf-8")
         },
+        AdminRoute(methods: ["GET"], path: "/__stub/icon.svg") { _, _, _ in
+            ControlPage.response(ControlPage.icon, type: "image/svg+xml")
+        },
         AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
             let catalog = server.catalog
             return .json(

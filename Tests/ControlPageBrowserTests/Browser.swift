@@ -1,9 +1,7 @@
 import Foundation
 import NetworkingTestSupport
+import RawHTTPClient
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -20,9 +18,8 @@ struct Browser {
         FileManager.default.isExecutableFile(atPath: driverPath) || ProcessInfo.processInfo.environment["CI"] != nil
     }
 
-    let endpoint: URL
+    let port: Int
     let session: String
-    private let http: URLSession
 
     /// Keys as WebDriver spells them.
     enum Key {
@@ -47,15 +44,12 @@ struct Browser {
         driver.standardError = FileHandle.nullDevice
         try driver.run()
         defer {
-            driver.terminate()
+            // SIGKILL: chromedriver started from a test process inherits its blocked signals and ignores SIGTERM.
+            kill(driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
         }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
-        let http = URLSession(configuration: configuration)
-        let endpoint = URL(string: "http://127.0.0.1:\(port)")!
         try await waitUntil("chromedriver to answer", within: .seconds(10)) {
-            let ready = try? await Self.call(http, endpoint, "GET", "/status", nil) as? [String: Any]
+            let ready = try? await Self.call(port, "GET", "/status", nil) as? [String: Any]
             return ready?["ready"] as? Bool == true
         }
         let capabilities: [String: Any] = [
@@ -71,11 +65,11 @@ struct Browser {
                 ]
             ]
         ]
-        let created = try await call(http, endpoint, "POST", "/session", capabilities) as? [String: Any]
+        let created = try await call(port, "POST", "/session", capabilities) as? [String: Any]
         guard let session = created?["sessionId"] as? String else {
             throw Failure(description: "chromedriver started no session: \(String(describing: created))")
         }
-        let browser = Browser(endpoint: endpoint, session: session, http: http)
+        let browser = Browser(port: port, session: session)
         do {
             let result = try await body(browser)
             _ = try? await browser.command("DELETE", "")
@@ -129,30 +123,33 @@ struct Browser {
     }
 
     private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
-        try await Self.call(http, endpoint, method, "/session/\(session)\(path)", body)
+        try await Self.call(port, method, "/session/\(session)\(path)", body)
     }
 
-    private static func call(_ http: URLSession, _ endpoint: URL, _ method: String, _ path: String, _ body: [String: Any]?)
-        async throws -> Any?
+    /// One WebDriver command over a raw connection: FoundationNetworking's URLSession cannot read chromedriver's
+    /// answers (header lines without a space after the colon; swift-corelibs-foundation issue 4965).
+    private static func call(_ port: Int, _ method: String, _ path: String, _ body: [String: Any]?) async throws
+        -> Any?
     {
-        var request = URLRequest(url: URL(string: endpoint.absoluteString + path)!)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        let head =
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
+        let response = try await blocking {
+            let client = try RawHTTPClient(port: port, timeout: 30)
+            try client.send(Array(head.utf8) + Array(payload))
+            return try client.readResponse()
         }
-        let (data, response) = try await http.data(for: request)
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let value = object?["value"]
-        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
-            let message = (value as? [String: Any])?["message"] as? String ?? String(decoding: data, as: UTF8.self)
-            throw Failure(description: "\(method) \(path): \(status) \(message)")
+        let value = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["value"]
+        if response.status >= 400 {
+            let message = (value as? [String: Any])?["message"] as? String ?? response.text
+            throw Failure(description: "\(method) \(path): \(response.status) \(message)")
         }
         return value
     }
 
     private static func elementID(_ value: Any?) -> String? {
-        (value as? [String: Any])?["element-6066-11e4-a52f-4099e6f9b7b6"] as? String
+        (value as? [String: Any])?["element-6066-11e4-a52e-4f735466cecf"] as? String
     }
 
     /// A loopback port nobody listens on now (the kernel's pick, released for chromedriver to take).

@@ -45,7 +45,8 @@ struct ControlPageBrowserTests {
                     #expect(try await variant(server, albums) == "bad")
 
                     // A click on an option.
-                    try await browser.click(try await browser.find(#"select[data-stub="top-albums"] option[value="nil"]"#))
+                    try await browser.click(
+                        try await browser.find(#"select[data-stub="top-albums"] option[value="nil"]"#))
                     try await waitUntil("the clicked choice to reach the server") {
                         server.variant(forStub: "top-albums") == "nil"
                     }
@@ -59,7 +60,9 @@ struct ControlPageBrowserTests {
 
                     // An unmatched request shows its near-miss table.
                     _ = try await URLSession(configuration: .ephemeral).data(
-                        from: URL(string: server.baseURL.absoluteString + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)
+                        from: URL(
+                            string: server.baseURL.absoluteString
+                                + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)
                     try await waitUntil("the unmatched request to appear") {
                         try await browser.findAll("#unmatched li").count == 1
                     }
@@ -86,7 +89,9 @@ struct ControlPageBrowserTests {
                     #expect(injected as? Int == 0)
                     #expect(try await browser.execute("return window.pwned === undefined") as? Bool == true)
                     try await browser.click(try await browser.find("#requests li summary"))
-                    #expect(try await browser.text("#requests li table.headers").contains("<b onmouseover=window.pwned=3>bold</b>"))
+                    #expect(
+                        try await browser.text("#requests li table.headers").contains(
+                            "<b onmouseover=window.pwned=3>bold</b>"))
 
                     if let path = ProcessInfo.processInfo.environment["CONTROL_PAGE_SCREENSHOT"] {
                         try await browser.screenshot().write(to: URL(fileURLWithPath: path))

@@ -18,7 +18,9 @@ struct ControlPageTests {
             let script = try await exchange(server, get("/__stub/control.js"))
             #expect(script.header("Content-Type") == "text/javascript; charset=utf-8")
             #expect(!script.text.contains("innerHTML"), "values are shown as text, never as markup")
-            #expect(try await exchange(server, get("/__stub/control.css")).header("Content-Type") == "text/css; charset=utf-8")
+            #expect(
+                try await exchange(server, get("/__stub/control.css")).header("Content-Type")
+                    == "text/css; charset=utf-8")
         }
     }
 
