@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerCLITests",
-            dependencies: ["StubServerCLI", "StubServerRecordCLI", "StubServer"],
+            dependencies: ["NetworkingTestSupport", "StubServerCLI", "StubServerRecordCLI", "StubServer"],
             swiftSettings: settings
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -26,6 +27,11 @@ struct StubServerCLITests {
         (["routes", "a", "b"], "stub-server: routes takes one fixtures folder"),
         (["validate", "--strict", "MockData"], "stub-server: unknown option '--strict'"),
         (["serve", "--chaos", "2"], "stub-server: --chaos must be a number from 0 to 1, not '2'"),
+        (["serve", "--watch=yes"], "stub-server: --watch takes no value"),
+        (
+            ["serve", "--watch", "--file", "x"],
+            "stub-server: --watch watches a fixtures folder; it cannot be used with --file"
+        ),
         (
             ["serve", "--seed=-1"],
             "stub-server: --seed must be a whole number from 0 to 18446744073709551615, not '-1'"
@@ -139,6 +145,40 @@ struct StubServerCLITests {
             from: address.appendingPathComponent("/__stub/health"))
         #expect(String(decoding: health.0, as: UTF8.self).contains(#""seed" : "7""#), "admin requests never draw")
         #expect(server.stop().status == 0)
+    }
+
+    @Test func serveWatch_writesTheReadyFileAndReportsEachReload() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stubs = folder.appendingPathComponent("api/stubs.json")
+        try FileManager.default.createDirectory(
+            at: stubs.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let stub = { (body: String) in
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {"body": "\#(body)"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+        }
+        try Data(stub("one").utf8).write(to: stubs)
+        let server = try RunningServer([
+            "serve", "--fixtures", folder.path, "--port", "0", "--watch", "--ready-file", readyFile.path,
+        ])
+        let first = try #require(server.nextLine())
+        let address = try #require(first.components(separatedBy: " at ").last)
+        #expect(server.line(containing: "Watching") == "Watching \(folder.path) for changes")
+        try await waitUntil("the ready file") { FileManager.default.fileExists(atPath: readyFile.path) }
+        #expect(try String(contentsOf: readyFile, encoding: .utf8) == address + "\n")
+
+        try Data(stub("two").utf8).write(to: stubs)
+        #expect(server.line(containing: "reload") == "stub-server: reloaded (api/stubs.json changed): serving 1 stubs")
+        try Data("{".utf8).write(to: stubs)
+        #expect(
+            server.line(containing: "reload")
+                == "stub-server: reload failed (api/stubs.json changed): 1 problem; still serving the previous 1 stubs")
+        #expect(server.nextLine()?.hasPrefix("  api/stubs.json: invalid JSON") == true)
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: URL(string: address + "/a")!)
+        #expect(String(decoding: data, as: UTF8.self) == "two", "the last good catalog still answers")
+
+        #expect(server.stop().status == 0)
+        #expect(!FileManager.default.fileExists(atPath: readyFile.path), "the ready file goes with the server")
     }
 
     @Test func serveFile_answersEveryGetWithTheFile() async throws {
