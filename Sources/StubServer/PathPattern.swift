@@ -15,7 +15,7 @@ public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) {
         description = text
         matchesEverything = false
-        segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
+        segments = Self.split(text).map { part in
             if part.count > 2, part.first == "{", part.last == "}" {
                 return .parameter(String(part.dropFirst().dropLast()))
             }
@@ -35,7 +35,7 @@ public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     /// The segment values captured by `{name}` segments, or nil if `path` does not match.
     func match(_ path: String) -> [String: String]? {
         if matchesEverything { return [:] }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let parts = Self.split(path)
         guard parts.count == segments.count else { return nil }
         var captures: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
@@ -48,6 +48,14 @@ public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return captures
+    }
+
+    /// The segments after the leading `/`, split at every `/` byte. Not at `Character`s: a combining mark after a
+    /// slash (`/%CC%A8`) joins it into one grapheme, which would hide the slash from `split(separator:)`.
+    private static func split(_ path: String) -> [Substring] {
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map {
+            Substring($0)
+        }
     }
 
     /// How many segments are literal: more literal segments make a more specific stub.

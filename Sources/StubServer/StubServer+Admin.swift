@@ -4,7 +4,7 @@ import HTTPEngine
 extension StubServer {
     /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
     func adminResponse(to request: HTTPRequest) -> HTTPResponse {
-        let parts = request.path.split(separator: "/").dropFirst().map(String.init)
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).dropFirst().map { String(Substring($0)) }
         let method = request.method == "HEAD" ? "GET" : request.method
         let onPath = Self.adminRoutes.filter { $0.matches(parts) }
         if let route = onPath.first(where: { $0.methods.contains(method) }) {

@@ -3,7 +3,8 @@ import HTTPEngine
 extension StubServer: HTTPResponder {
     /// Answers on the loop's thread: the admin API, one decision of the catalog, or later, from the forwarder.
     package func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
-        if request.path == "/__stub" || request.path.hasPrefix("/__stub/") {
+        // Compared as bytes: a combining mark after the slash must not hide an admin path from `hasPrefix`.
+        if request.path == "/__stub" || request.path.utf8.starts(with: "/__stub/".utf8) {
             let response = adminResponse(to: request)
             return .now(
                 Reply(

@@ -55,6 +55,17 @@ struct HostileInputTests {
         }
     }
 
+    /// Found by the request-decoder fuzzer: a combining mark after a slash must not hide an admin path.
+    @Test func aCombiningMarkAfterTheAdminPrefix_isStillAnAdminRequest() async throws {
+        try await withTestServer { server, _ in
+            let response = try await exchange(server, get("/__stub/%CC%A8"))
+            #expect(response.status == 404)
+            #expect(response.text.contains("is not an admin endpoint"))
+            #expect(server.journal().isEmpty, "admin requests are not journaled")
+            #expect(try await exchange(server, get("/albums/%CC%A8")).text == "{\"id\":\"\u{328}\"}")
+        }
+    }
+
     @Test func randomBytes_onTheWire_leaveTheServerServing() async throws {
         try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
             let port = server.port
