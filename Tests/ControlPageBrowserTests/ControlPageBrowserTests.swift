@@ -52,6 +52,12 @@ struct ControlPageBrowserTests {
                     }
                     #expect(try await variant(server, albums) == "nil")
 
+                    // The server-wide picker.
+                    try await browser.click(try await browser.find(#"#server-variant option[value="empty"]"#))
+                    try await waitUntil("the server-wide choice to reach the server") {
+                        server.serverVariant == "empty"
+                    }
+
                     // Requests appear without a reload, newest first.
                     try await waitUntil("the requests to appear") {
                         try await browser.findAll("#requests li").count == 2
@@ -101,7 +107,7 @@ struct ControlPageBrowserTests {
                     try await browser.sendKeys(try await browser.find("#reset"), Browser.Key.enter)
                     try await waitUntil("the reset to reach the server and the page") {
                         let cleared = try await browser.findAll("#requests li").isEmpty
-                        return cleared && server.variant(forStub: "top-albums") == nil
+                        return cleared && server.variant(forStub: "top-albums") == nil && server.serverVariant == nil
                     }
 
                     // A broken fixture and a click on reload: the problems are shown, the old catalog serves.
