@@ -107,6 +107,17 @@ final class Connection {
 
     /// Hands decoded requests to the responder while the state machine takes them and the output has room.
     private func pump(now: Double) {
+        var full: Bool
+        repeat {
+            handOver(now: now)
+            full = machine.decodesRequests && output.byteCount >= Self.outputLimit
+            flush(now: now)
+            // The socket may have taken the whole answer at once: then no writable event will come to resume
+            // the requests still buffered in the decoder, so go on here.
+        } while full && output.byteCount < Self.outputLimit && !isClosed
+    }
+
+    private func handOver(now: Double) {
         while machine.decodesRequests, output.byteCount < Self.outputLimit {
             let part: RequestDecoder.Part?
             do {
@@ -121,7 +132,7 @@ final class Connection {
             }
             switch part {
             case .continueExpected:
-                run(machine.continueExpected(), now: now)
+                run(machine.continueExpected(now: now), now: now)
             case .request(let request):
                 machine.requestDecoded(keepAlive: request.keepAlive, isHead: request.method == "HEAD", now: now)
                 requestNumber &+= 1
@@ -131,7 +142,6 @@ final class Connection {
                 }
             }
         }
-        flush(now: now)
     }
 
     /// Carries out the state machine's actions in order.
@@ -147,6 +157,8 @@ final class Connection {
             case .close:
                 output = OutputQueue()
                 socket.close()
+            case .writeStalled:
+                channel.stalledConnections.add(1, ordering: .relaxed)
             case .finish(let report, let began):
                 flush(now: now)
                 report(monotonicMilliseconds() - began)
@@ -184,12 +196,17 @@ final class Connection {
     /// Writes what the socket takes now, and tells the state machine when everything is out.
     private func flush(now: Double) {
         guard !isClosed else { return }
+        let written: Int
         do {
-            try output.flush(to: socket)
+            written = try output.flush(to: socket)
         } catch {
             return run(machine.failed(), now: now)
         }
-        if output.isEmpty, machine.outputPending { run(machine.outputDrained(now: now), now: now) }
+        if output.isEmpty, machine.outputPending {
+            run(machine.outputDrained(now: now), now: now)
+        } else if written > 0 {
+            machine.outputProgressed(now: now)
+        }
     }
 }
 

@@ -8,6 +8,8 @@ enum ConnectionAction {
     case resetOnClose
     /// Close the socket.
     case close
+    /// Count a connection closed because its client took none of its pending output for the idle timeout.
+    case writeStalled
     /// Report a finished reply, with when its request was complete.
     case finish(@Sendable (_ milliseconds: Double) -> Void, began: Double)
 
@@ -39,6 +41,7 @@ enum ConnectionAction {
         case .shutdownWrite: "shutdown write"
         case .resetOnClose: "reset on close"
         case .close: "close"
+        case .writeStalled: "write stalled"
         case .finish: "finish"
         }
     }

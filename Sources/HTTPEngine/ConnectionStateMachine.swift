@@ -1,7 +1,7 @@
 /// The life of one connection as a pure value: events in, actions out, time passed in as `now`.
 ///
 /// `Connection` feeds it what happened on the socket and the decoder, and carries out the actions it
-/// returns; every phase and timer (idle, header 408, reply delay, streamed pauses, linger) lives here, so
+/// returns; every phase and timer (idle, header 408, reply delay, streamed pauses, linger, write stall) lives here, so
 /// each is tested with a clock the test steps.
 struct ConnectionStateMachine {
     /// What the connection is doing.
@@ -35,7 +35,14 @@ struct ConnectionStateMachine {
     /// When bytes last arrived or the output last drained.
     private var lastActivity: Double
     /// Whether written bytes wait to be taken by the client.
-    private(set) var outputPending = false
+    private(set) var outputPending = false {
+        didSet { if outputPending, !oldValue { outputProgressAt = lastClock } }
+    }
+    /// When the client last took output, or output became pending: a client that takes none for the idle
+    /// timeout has stalled, and the connection closes rather than hold its output forever.
+    private var outputProgressAt: Double = 0
+    /// The latest time an event carried, for `outputPending`'s observer.
+    private var lastClock: Double = 0
     /// The client closed its side: answer what was asked, then close.
     private(set) var peerFinished = false
     private var shutDownWriting = false
@@ -54,6 +61,7 @@ struct ConnectionStateMachine {
     init(timeouts: Timeouts, now: Double) {
         self.timeouts = timeouts
         lastActivity = now
+        lastClock = now
     }
 
     // MARK: Questions the I/O type asks
@@ -84,6 +92,13 @@ struct ConnectionStateMachine {
 
     /// When `timerFired` has something to do next, nil for never.
     var deadline: Double? {
+        guard outputPending, state != .closed else { return phaseDeadline }
+        let stall = outputProgressAt + timeouts.idle
+        return phaseDeadline.map { min($0, stall) } ?? stall
+    }
+
+    /// The deadline of the current phase alone.
+    private var phaseDeadline: Double? {
         switch state {
         case .reading(let requestStarted):
             if let requestStarted { return requestStarted + timeouts.header }
@@ -102,10 +117,18 @@ struct ConnectionStateMachine {
     /// Bytes arrived from the client.
     mutating func bytesArrived(now: Double) {
         lastActivity = now
+        lastClock = now
+    }
+
+    /// The client took some, not all, of the pending output.
+    mutating func outputProgressed(now: Double) {
+        lastClock = now
+        outputProgressAt = now
     }
 
     /// The decoder has no complete request left; `partial` tells whether part of one is buffered.
     mutating func inputExhausted(partial: Bool, now: Double) -> [ConnectionAction] {
+        lastClock = now
         guard case .reading(let requestStarted) = state else { return [] }
         if peerFinished { return closeAfterFlush() }
         state = .reading(requestStarted: partial ? requestStarted ?? now : nil)
@@ -113,14 +136,16 @@ struct ConnectionStateMachine {
     }
 
     /// The client sent `Expect: 100-continue` before a body.
-    mutating func continueExpected() -> [ConnectionAction] {
+    mutating func continueExpected(now: Double) -> [ConnectionAction] {
         guard decodesRequests else { return [] }
+        lastClock = now
         outputPending = true
         return [.send(.continueInterim)]
     }
 
     /// A complete request was decoded and handed to the responder.
     mutating func requestDecoded(keepAlive: Bool, isHead: Bool, now: Double) {
+        lastClock = now
         guard decodesRequests else { return }
         current = RequestInfo(keepAlive: keepAlive, isHead: isHead, began: now)
         state = .awaitingReply
@@ -128,6 +153,7 @@ struct ConnectionStateMachine {
 
     /// The responder's reply to the current request, now or later.
     mutating func replyReady(_ reply: Reply, now: Double) -> [ConnectionAction] {
+        lastClock = now
         guard state == .awaitingReply else { return [] }
         if reply.delayMs > 0 {
             held = reply
@@ -139,6 +165,7 @@ struct ConnectionStateMachine {
 
     /// The request could not be decoded: answer the error, then linger and close.
     mutating func decodeFailed(_ error: HTTPError, now: Double) -> [ConnectionAction] {
+        lastClock = now
         guard decodesRequests else { return [] }
         state = .lingering(until: now + timeouts.linger)
         outputPending = true
@@ -156,6 +183,7 @@ struct ConnectionStateMachine {
 
     /// Every pending byte was written.
     mutating func outputDrained(now: Double) -> [ConnectionAction] {
+        lastClock = now
         outputPending = false
         lastActivity = now
         switch state {
@@ -182,6 +210,10 @@ struct ConnectionStateMachine {
     /// Fires what is due at `now`: a held reply, a streamed piece, the header or idle timeout, the linger's end.
     mutating func timerFired(now: Double) -> [ConnectionAction] {
         guard let deadline, now >= deadline else { return [] }
+        lastClock = now
+        if outputPending, state != .closed, now >= outputProgressAt + timeouts.idle {
+            return [.writeStalled] + close()
+        }
         switch state {
         case .reading(let requestStarted):
             if requestStarted != nil {

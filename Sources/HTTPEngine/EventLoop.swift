@@ -131,7 +131,7 @@ final class EventLoop {
         var date = HTTPDate()
         var output = OutputQueue()
         output.append(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
-        try? output.flush(to: socket)
+        _ = try? output.flush(to: socket)
         socket.close()
     }
 }

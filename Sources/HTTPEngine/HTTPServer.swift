@@ -53,6 +53,9 @@ package final class HTTPServer: Sendable {
     /// Open client connections.
     package var openConnections: Int { channel.openConnections.load(ordering: .relaxed) }
 
+    /// Connections closed because their client took none of its pending output for the idle timeout.
+    package var stalledConnections: Int { channel.stalledConnections.load(ordering: .relaxed) }
+
     /// Whether the I/O thread has finished: the listener and every connection are closed.
     package var hasStopped: Bool { lifecycle.withLock { $0.finished } }
 

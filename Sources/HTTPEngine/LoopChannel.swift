@@ -5,6 +5,8 @@ import Synchronization
 final class LoopChannel: Sendable {
     let waker: Waker
     let openConnections = Atomic<Int>(0)
+    /// Connections closed because their client stopped taking output.
+    let stalledConnections = Atomic<Int>(0)
     private let deliveries = Mutex<[ReplyPromise.Delivery]>([])
     private let stopping = Atomic<Bool>(false)
 

@@ -26,16 +26,21 @@ struct OutputQueue {
 
     /// Writes as much as the socket takes now.
     /// - Throws: `SocketError` when the connection failed.
-    mutating func flush(to socket: Socket) throws {
+    /// - Returns: how many bytes the socket took.
+    @discardableResult
+    mutating func flush(to socket: Socket) throws -> Int {
+        var total = 0
         while !chunks.isEmpty {
             var vectors: [iovec] = []
             vectors.reserveCapacity(16)
             let written = try Self.withVectors(chunks.prefix(16), offset: offset, &vectors) { vectors in
                 try socket.send(vectors)
             }
-            guard written > 0 else { return }
+            guard written > 0 else { return total }
             consume(written)
+            total += written
         }
+        return total
     }
 
     private mutating func consume(_ count: Int) {

@@ -60,7 +60,8 @@ extension StubServer {
                 .ok,
                 Health(
                     status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
-                    chaos: server.configuration.chaos, lastReload: server.lastReload))
+                    chaos: server.configuration.chaos, lastReload: server.lastReload,
+                    stalledConnections: server.stalledConnections))
         },
         AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
         AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
@@ -234,6 +235,7 @@ extension StubServer {
         var seed: String?
         var chaos: Double?
         var lastReload: ReloadReport?
+        var stalledConnections: Int?
     }
 
     private struct AdminIndex: Encodable {

@@ -65,6 +65,10 @@ public final class StubServer: Sendable {
     /// Open client connections, for tests that check connections are cleaned up.
     package var openConnections: Int { engine.openConnections }
 
+    /// Connections closed because their client stopped reading: none of the pending answer was taken for the
+    /// idle timeout.
+    public var stalledConnections: Int { engine.stalledConnections }
+
     /// Whether `stop()` has finished: the listener and every connection are closed.
     package var hasStopped: Bool { engine.hasStopped }
 

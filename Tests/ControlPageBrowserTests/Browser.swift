@@ -48,7 +48,7 @@ struct Browser {
             kill(driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
         }
-        try await waitUntil("chromedriver to answer", within: .seconds(10)) {
+        try await waitUntil("chromedriver to answer", within: .seconds(10), every: .milliseconds(20)) {
             let ready = try? await Self.call(port, "GET", "/status", nil) as? [String: Any]
             return ready?["ready"] as? Bool == true
         }

@@ -31,7 +31,7 @@ struct ControlPageBrowserTests {
             try await withStubServer(fixtures: folder) { server in
                 try await Browser.withSession { browser in
                     try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
-                    try await waitUntil("every stub to be listed", within: .seconds(10)) {
+                    try await waitUntil("every stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
                         try await browser.findAll("#stubs tbody tr").count == server.catalog.stubs.count
                     }
                     let albums = "/api/v1/us/apple-music/top-albums/all/10/explicit.json"
@@ -39,7 +39,7 @@ struct ControlPageBrowserTests {
                     // The keyboard: two presses of the down arrow on the picker go (automatic) -> good -> bad.
                     let picker = try await browser.find(#"select[data-stub="top-albums"]"#)
                     try await browser.sendKeys(picker, Browser.Key.arrowDown + Browser.Key.arrowDown)
-                    try await waitUntil("the keyboard's choice to reach the server") {
+                    try await waitUntil("the keyboard's choice to reach the server", every: .milliseconds(20)) {
                         server.variant(forStub: "top-albums") == "bad"
                     }
                     #expect(try await variant(server, albums) == "bad")
@@ -47,19 +47,19 @@ struct ControlPageBrowserTests {
                     // A click on an option.
                     try await browser.click(
                         try await browser.find(#"select[data-stub="top-albums"] option[value="nil"]"#))
-                    try await waitUntil("the clicked choice to reach the server") {
+                    try await waitUntil("the clicked choice to reach the server", every: .milliseconds(20)) {
                         server.variant(forStub: "top-albums") == "nil"
                     }
                     #expect(try await variant(server, albums) == "nil")
 
                     // The server-wide picker.
                     try await browser.click(try await browser.find(#"#server-variant option[value="empty"]"#))
-                    try await waitUntil("the server-wide choice to reach the server") {
+                    try await waitUntil("the server-wide choice to reach the server", every: .milliseconds(20)) {
                         server.serverVariant == "empty"
                     }
 
                     // Requests appear without a reload, newest first.
-                    try await waitUntil("the requests to appear") {
+                    try await waitUntil("the requests to appear", every: .milliseconds(20)) {
                         try await browser.findAll("#requests li").count == 2
                     }
                     #expect(try await browser.text("#requests li .request-line") == "GET \(albums)")
@@ -69,7 +69,7 @@ struct ControlPageBrowserTests {
                         from: URL(
                             string: server.baseURL.absoluteString
                                 + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)
-                    try await waitUntil("the unmatched request to appear") {
+                    try await waitUntil("the unmatched request to appear", every: .milliseconds(20)) {
                         try await browser.findAll("#unmatched li").count == 1
                     }
                     let table = try await browser.text("#unmatched li table")
@@ -84,7 +84,7 @@ struct ControlPageBrowserTests {
                                 + "Host: x\r\nX-Note: <b onmouseover=window.pwned=3>bold</b>\r\n\r\n")
                         return try client.readResponse().status
                     }
-                    try await waitUntil("the hostile request to appear") {
+                    try await waitUntil("the hostile request to appear", every: .milliseconds(20)) {
                         try await browser.findAll("#unmatched li").count == 2
                     }
                     let line = try await browser.text("#unmatched li .request-line")
@@ -105,7 +105,7 @@ struct ControlPageBrowserTests {
 
                     // Reset from the keyboard clears the choices and the lists.
                     try await browser.sendKeys(try await browser.find("#reset"), Browser.Key.enter)
-                    try await waitUntil("the reset to reach the server and the page") {
+                    try await waitUntil("the reset to reach the server and the page", every: .milliseconds(20)) {
                         let cleared = try await browser.findAll("#requests li").isEmpty
                         return cleared && server.variant(forStub: "top-albums") == nil && server.serverVariant == nil
                     }
@@ -113,7 +113,7 @@ struct ControlPageBrowserTests {
                     // A broken fixture and a click on reload: the problems are shown, the old catalog serves.
                     try Data("{ broken".utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
                     try await browser.click(try await browser.find("#reload"))
-                    try await waitUntil("the reload's problems to be shown") {
+                    try await waitUntil("the reload's problems to be shown", every: .milliseconds(20)) {
                         try await browser.findAll("#problems li").count == 1
                     }
                     #expect(try await browser.text("#problems li").hasPrefix("albums/stubs.json: "))

@@ -78,7 +78,8 @@ struct ImageCacheEndToEndTests {
             try server.setVariant("stalled", forStub: "album-artwork")
             let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
             let load = Task { () async throws(ImageCacheError) -> Data in try await cache.image(for: url) }
-            try await waitUntil("the server to answer the artwork request") {
+            // Generous: on a loaded machine URLSession's first request can take seconds to start.
+            try await waitUntil("the server to answer the artwork request", within: .seconds(15)) {
                 server.requestCount(JournalQuery(stub: "album-artwork")) == 1
             }
             load.cancel()

@@ -51,7 +51,7 @@ struct ConnectionStateMachineTests {
     /// What can happen to a connection; timers fire at the machine's own deadline (or much later without one).
     enum Event: String, CaseIterable, CustomTestStringConvertible {
         case bytesArrived, inputExhausted, continueExpected, requestDecoded, replyReady, decodeFailed, peerClosed
-        case outputDrained, failed, timerFired
+        case outputProgressed, outputDrained, failed, timerFired
         var testDescription: String { rawValue }
 
         func apply(to machine: inout Machine) -> [ConnectionAction] {
@@ -61,13 +61,16 @@ struct ConnectionStateMachineTests {
                 machine.bytesArrived(now: now)
                 return []
             case .inputExhausted: return machine.inputExhausted(partial: true, now: now)
-            case .continueExpected: return machine.continueExpected()
+            case .continueExpected: return machine.continueExpected(now: now)
             case .requestDecoded:
                 machine.requestDecoded(keepAlive: true, isHead: false, now: now)
                 return []
             case .replyReady: return machine.replyReady(reply(.respond(ok)), now: now)
             case .decodeFailed: return machine.decodeFailed(HTTPError(.badRequest, "bad"), now: now)
             case .peerClosed: return machine.peerClosed()
+            case .outputProgressed:
+                machine.outputProgressed(now: now)
+                return []
             case .outputDrained: return machine.outputDrained(now: now)
             case .failed: return machine.failed()
             case .timerFired: return machine.timerFired(now: machine.deadline ?? 100_000)
@@ -94,54 +97,60 @@ struct ConnectionStateMachineTests {
             .bytesArrived: "-> reading", .inputExhausted: "-> reading(5)", .continueExpected: "send 100 -> reading",
             .requestDecoded: "-> awaiting", .replyReady: "-> reading",
             .decodeFailed: "send error 400 -> lingering(1005)",
-            .peerClosed: "-> reading", .outputDrained: "-> reading", .failed: "close -> closed",
+            .peerClosed: "-> reading", .outputProgressed: "-> reading", .outputDrained: "-> reading",
+            .failed: "close -> closed",
             .timerFired: "close -> closed",
         ],
         .partial: [
             .bytesArrived: "-> reading(0)", .inputExhausted: "-> reading(0)",
             .continueExpected: "send 100 -> reading(0)", .requestDecoded: "-> awaiting", .replyReady: "-> reading(0)",
             .decodeFailed: "send error 400 -> lingering(1005)", .peerClosed: "-> reading(0)",
-            .outputDrained: "-> reading(0)", .failed: "close -> closed",
+            .outputProgressed: "-> reading(0)", .outputDrained: "-> reading(0)", .failed: "close -> closed",
             .timerFired: "send error 408 -> lingering(11000)",
         ],
         .awaiting: [
             .bytesArrived: "-> awaiting", .inputExhausted: "-> awaiting", .continueExpected: "-> awaiting",
             .requestDecoded: "-> awaiting", .replyReady: "send 200, finish -> reading", .decodeFailed: "-> awaiting",
-            .peerClosed: "-> awaiting", .outputDrained: "-> awaiting", .failed: "close -> closed",
+            .peerClosed: "-> awaiting", .outputProgressed: "-> awaiting", .outputDrained: "-> awaiting",
+            .failed: "close -> closed",
             .timerFired: "-> awaiting",
         ],
         .delaying: [
             .bytesArrived: "-> delaying(100)", .inputExhausted: "-> delaying(100)",
             .continueExpected: "-> delaying(100)", .requestDecoded: "-> delaying(100)",
             .replyReady: "-> delaying(100)", .decodeFailed: "-> delaying(100)", .peerClosed: "-> delaying(100)",
-            .outputDrained: "-> delaying(100)", .failed: "close -> closed",
+            .outputProgressed: "-> delaying(100)", .outputDrained: "-> delaying(100)", .failed: "close -> closed",
             .timerFired: "send 200, finish -> reading",
         ],
         .streaming: [
             .bytesArrived: "-> streaming(10)", .inputExhausted: "-> streaming(10)",
             .continueExpected: "-> streaming(10)", .requestDecoded: "-> streaming(10)",
             .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "-> streaming(10)",
-            .outputDrained: "-> streaming(10)", .failed: "close -> closed",
+            .outputProgressed: "-> streaming(10)", .outputDrained: "-> streaming(10)", .failed: "close -> closed",
             .timerFired: "send piece 3 -> streaming(20)",
         ],
         .hanging: [
             .bytesArrived: "-> hanging", .inputExhausted: "-> hanging", .continueExpected: "-> hanging",
             .requestDecoded: "-> hanging", .replyReady: "-> hanging", .decodeFailed: "-> hanging",
-            .peerClosed: "close -> closed", .outputDrained: "-> hanging", .failed: "close -> closed",
+            .peerClosed: "close -> closed", .outputProgressed: "-> hanging", .outputDrained: "-> hanging",
+            .failed: "close -> closed",
             .timerFired: "-> hanging",
         ],
         .lingering: [
             .bytesArrived: "-> lingering(1000)", .inputExhausted: "-> lingering(1000)",
             .continueExpected: "-> lingering(1000)", .requestDecoded: "-> lingering(1000)",
             .replyReady: "-> lingering(1000)", .decodeFailed: "-> lingering(1000)", .peerClosed: "close -> closed",
-            .outputDrained: "shutdown write -> lingering(1000)", .failed: "close -> closed",
+            .outputProgressed: "-> lingering(1000)", .outputDrained: "shutdown write -> lingering(1000)",
+            .failed: "close -> closed",
             .timerFired: "close -> closed",
         ],
         .closing: [
             .bytesArrived: "-> closing", .inputExhausted: "-> closing", .continueExpected: "-> closing",
             .requestDecoded: "-> closing", .replyReady: "-> closing", .decodeFailed: "-> closing",
-            .peerClosed: "-> closing", .outputDrained: "close -> closed", .failed: "close -> closed",
-            .timerFired: "-> closing",
+            .peerClosed: "-> closing", .outputProgressed: "-> closing", .outputDrained: "close -> closed",
+            .failed: "close -> closed",
+            // A client that takes none of the answer for the idle timeout has stalled.
+            .timerFired: "write stalled, close -> closed",
         ],
         .closed: Dictionary(uniqueKeysWithValues: Event.allCases.map { ($0, "-> closed") }),
     ]
@@ -166,12 +175,40 @@ struct ConnectionStateMachineTests {
         #expect(machine.timerFired(now: 50_000).map(\.summary) == ["close"])
     }
 
-    @Test func idleTimeout_waitsWhileOutputIsPending_andRestartsWhenItDrains() {
+    @Test func whileOutputIsPending_theIdleTimeoutCountsFromTheClientsLastTake_andRestartsWhenItDrains() {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
-        _ = machine.continueExpected()
-        #expect(machine.deadline == nil)
+        _ = machine.continueExpected(now: 0)
+        #expect(machine.deadline == 30_000)
+        machine.outputProgressed(now: 10_000)
+        #expect(machine.deadline == 40_000, "taking part of the output is progress")
         _ = machine.outputDrained(now: 40_000)
         #expect(machine.deadline == 70_000)
+    }
+
+    @Test func aClientThatTakesNoneOfItsAnswer_isClosedAndCountedAfterTheIdleTimeout() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 1_000)
+        _ = machine.replyReady(Self.reply(.respond(Self.ok)), now: 1_000)
+        machine.bytesArrived(now: 20_000)
+        #expect(machine.deadline == 31_000, "bytes from the client are not progress on the output")
+        #expect(machine.timerFired(now: 30_999).isEmpty)
+        #expect(machine.timerFired(now: 31_000).map(\.summary) == ["write stalled", "close"])
+        #expect(machine.isClosed)
+    }
+
+    @Test func aPacedBody_thatTheClientReads_neverStalls() {
+        var machine = Machine(timeouts: Machine.Timeouts(idle: 100, header: 100), now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        let pieces = (0..<5).map { _ in Reply.BodyPiece([1], pauseMs: 80) }
+        _ = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0)
+        var now = 0.0
+        while !machine.isClosed, case .streaming = machine.state {
+            now = machine.deadline ?? now
+            let actions = machine.timerFired(now: now)
+            #expect(!actions.map(\.summary).contains("write stalled"))
+            _ = machine.outputDrained(now: now)
+        }
+        #expect(machine.state == .reading(requestStarted: nil), "all 5 pieces over 400 ms, idle timeout 100 ms")
     }
 
     @Test func headerTimeout_countsFromTheFirstByteOfTheRequest_andAnswers408() throws {

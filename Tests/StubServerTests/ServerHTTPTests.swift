@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingTestSupport
 import RawHTTPClient
 import Testing
 
@@ -178,6 +179,43 @@ struct ServerHTTPTests {
             }
             #expect(status == 200)
             #expect(rest.isEmpty, "closed without a word after the idle timeout")
+        }
+    }
+
+    /// A stub answering 1 MB, the connection's output limit.
+    static func bigCatalog() throws -> StubCatalog {
+        let big = StubVariant(body: [UInt8](repeating: 0x61, count: 1 << 20))
+        return try StubCatalog(stubs: [
+            Stub(
+                name: "big", request: RequestPattern(path: PathPattern("/big")),
+                variants: ["good": big, "bad": big, "nil": StubVariant()])
+        ])
+    }
+
+    /// Pipelined requests behind an answer that fills the output must go on once the socket took it, even when
+    /// it took it all at once (no writable event follows).
+    @Test func pipelinedRequests_behindAFullOutput_areAllAnswered() async throws {
+        try await withStubServer(catalog: Self.bigCatalog()) { server in
+            let port = server.port
+            let sizes = try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send(String(repeating: get("/big"), count: 3))
+                return try (0..<3).map { _ in try client.readResponse().body.count }
+            }
+            #expect(sizes == [1 << 20, 1 << 20, 1 << 20])
+        }
+    }
+
+    @Test func aClientThatNeverReads_isClosedAfterTheIdleTimeoutAndCounted() async throws {
+        let configuration = StubServer.Configuration(idleTimeout: .milliseconds(300))
+        try await withStubServer(catalog: Self.bigCatalog(), configuration: configuration) { server in
+            let client = try RawHTTPClient(port: server.port)
+            // 64 answers of 1 MB: far more than the socket buffers hold, so output stays pending.
+            try client.send(String(repeating: get("/big"), count: 64))
+            try await waitUntil("the stalled connection to be closed") {
+                server.stalledConnections == 1 && server.openConnections == 0
+            }
+            #expect(server.requestCount() < 64, "the server stopped taking requests once its output was full")
         }
     }
 
