@@ -7,7 +7,8 @@
 #
 # Targets: request-decoder (Sources/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
 # (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
-# (Sources/StubServer's templates and body matchers, dictionary Fuzz/stub.dict). Seeds live
+# (Sources/StubServer's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
+# reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog); fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
@@ -39,13 +40,15 @@ build() {
     xml-path)
       compile -module-name XMLPath Sources/XMLPath/*.swift Fuzz/XMLPath/*.swift -o "$out/$target"
       ;;
-    stub-server)
+    stub-server | stub-catalog)
       # The engine as a static library of its own module, then the stub logic with the harness.
+      local harness=Fuzz/StubServer
+      if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
       mkdir -p "$out/modules"
       compile -module-name HTTPEngine -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
         -emit-library -static Sources/HTTPEngine/*.swift -o "$out/libHTTPEngine.a"
       compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine Sources/StubServer/*.swift \
-        Fuzz/StubServer/*.swift -o "$out/$target"
+        "$harness"/*.swift -o "$out/$target"
       ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
   esac
@@ -55,7 +58,7 @@ dictionary() {
   case "$1" in
     request-decoder) echo Fuzz/http.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
-    stub-server) echo Fuzz/stub.dict ;;
+    stub-server | stub-catalog) echo Fuzz/stub.dict ;;
   esac
 }
 
@@ -67,10 +70,10 @@ for target in "${targets[@]}"; do
   mkdir -p "$out/corpus/$target"
   log="$out/$target.log"
   set +e
-  # The stub-server target's compiled regular expressions live in a lazy global, which LeakSanitizer reports
-  # at exit (ICU's pattern caches with them); its leak check is off, the others keep theirs.
+  # The stub targets' compiled regular expressions live in lazy globals and Foundation's caches, which
+  # LeakSanitizer reports at exit (ICU's pattern caches with them); their leak check is off, the others keep theirs.
   leaks=1
-  if [ "$target" = stub-server ]; then leaks=0; fi
+  if [ "$target" = stub-server ] || [ "$target" = stub-catalog ]; then leaks=0; fi
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks" "$out/$target" -max_total_time="$seconds" -timeout=10 -dict="$(dictionary "$target")" -print_final_stats=1 \
     -detect_leaks="$leaks" \
     -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Fuzz/seeds/$target" >"$log" 2>&1

@@ -27,7 +27,7 @@ extension StubFileReader {
         if let paths = fields["jsonPath"], let entries = object(paths, at: "\(path).jsonPath", known: nil) {
             if entries.isEmpty { report("\(path).jsonPath", "must name at least one path") }
             for key in entries.keys.sorted() {
-                let keyPath = "\(path).jsonPath.\(key)"
+                let keyPath = Self.child("\(path).jsonPath", key)
                 do {
                     let address = try JSONPath(key)
                     if let matcher = matcher(entries[key]!, at: keyPath) {

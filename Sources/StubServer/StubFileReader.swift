@@ -22,6 +22,11 @@ struct StubFileReader {
             report("", "cannot read file")
             return []
         }
+        return read(data)
+    }
+
+    /// The stubs `data` (the file's bytes) declares; body files are still read from the folder.
+    mutating func read(_ data: Data) -> [Stub] {
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -78,7 +83,7 @@ struct StubFileReader {
         var query: [String: String] = [:]
         if let value = fields["query"], let items = object(value, at: "\(path).query", known: nil) {
             for (name, item) in items {
-                if let text = string(item, at: "\(path).query.\(name)", required: true) { query[name] = text }
+                if let text = string(item, at: Self.child("\(path).query", name), required: true) { query[name] = text }
             }
         }
         return Stub.Replay(path: target, query: query)
@@ -106,7 +111,7 @@ struct StubFileReader {
     mutating func matchers(_ value: JSONValue?, at path: String) -> [(name: String, matcher: ValueMatcher)] {
         guard let value, let fields = object(value, at: path, known: nil) else { return [] }
         return fields.keys.sorted().compactMap { name in
-            matcher(fields[name]!, at: "\(path).\(name)").map { (name, $0) }
+            matcher(fields[name]!, at: Self.child(path, name)).map { (name, $0) }
         }
     }
 
@@ -143,9 +148,9 @@ struct StubFileReader {
         var partials: [String: PartialVariant] = [:]
         for name in fields.keys.sorted() {
             if !StubCatalog.isValidName(name) {
-                report("\(path).\(name)", "variant names must be letters, digits, '.', '_' or '-'")
+                report(Self.child(path, name), "variant names must be letters, digits, '.', '_' or '-'")
             }
-            if let partial = readVariant(fields[name]!, at: "\(path).\(name)") { partials[name] = partial }
+            if let partial = readVariant(fields[name]!, at: Self.child(path, name)) { partials[name] = partial }
         }
         var variants: [String: StubVariant] = [:]
         for name in partials.keys.sorted() {
@@ -162,11 +167,11 @@ struct StubFileReader {
         guard let partial = partials[name] else { return nil }
         guard let base = partial.like else { return partial }
         if visiting.contains(name) || base == name {
-            report("\(path).\(name).like", "cycle: \((visiting + [name, base]).joined(separator: " -> "))")
+            report(Self.child(path, name) + ".like", "cycle: \((visiting + [name, base]).joined(separator: " -> "))")
             return nil
         }
         guard partials[base] != nil else {
-            report("\(path).\(name).like", "no variant named \(base.debugDescription)")
+            report(Self.child(path, name) + ".like", "no variant named \(base.debugDescription)")
             return nil
         }
         return resolve(base, in: partials, at: path, visiting: visiting + [name]).map(partial.inheriting)
@@ -188,19 +193,20 @@ struct StubFileReader {
             var list = HTTPHeaders()
             for name in headers.keys.sorted() {
                 guard !name.isEmpty, name.utf8.allSatisfy(RequestDecoder.isTokenByte) else {
-                    report("\(path).headers.\(name)", "invalid header name")
+                    report(Self.child("\(path).headers", name), "invalid header name")
                     valid = false
                     continue
                 }
                 if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding") {
                     report(
-                        "\(path).headers.\(name)",
+                        Self.child("\(path).headers", name),
                         "set by the server from the body; remove it (use \"fault\" to break framing)")
                     valid = false
                 }
-                if let text = string(headers[name], at: "\(path).headers.\(name)", required: true) {
+                if let text = string(headers[name], at: Self.child("\(path).headers", name), required: true) {
                     if text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 }) {
-                        report("\(path).headers.\(name)", "control characters are not allowed in header values")
+                        report(
+                            Self.child("\(path).headers", name), "control characters are not allowed in header values")
                         valid = false
                     }
                     list.add(name, text)
@@ -290,6 +296,21 @@ struct StubFileReader {
         return underlying ?? context.debugDescription
     }
 
+    /// The key path of `key` under `path`: `path.key` for a plain key (letters, digits, `_`, `-`), else
+    /// `path["key"]`, so that an empty key or one holding dots or brackets still reads unambiguously.
+    static func child(_ path: String, _ key: String) -> String {
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                switch byte {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "_"), UInt8(ascii: "-"): true
+                default: false
+                }
+            }
+        if plain { return path.isEmpty ? key : "\(path).\(key)" }
+        return "\(path)[\(key.debugDescription)]"
+    }
+
     // MARK: Typed access that records a problem on a mismatch
 
     mutating func report(_ keyPath: String, _ message: String) {
@@ -303,7 +324,7 @@ struct StubFileReader {
         }
         if let known {
             for key in fields.keys.sorted() where !known.contains(key) {
-                report(path.isEmpty ? key : "\(path).\(key)", "unknown key (known: \(known.joined(separator: ", ")))")
+                report(Self.child(path, key), "unknown key (known: \(known.joined(separator: ", ")))")
             }
         }
         return fields

@@ -83,15 +83,15 @@ struct StubFileValidationTests {
         (#""path": "/a", "body": {"jsonPath": {}}"#, "stubs[0].request.body.jsonPath: must name at least one path"),
         (
             #""path": "/a", "body": {"jsonPath": {"a..b": "1"}}"#,
-            #"stubs[0].request.body.jsonPath.a..b: invalid path: empty segment in "a..b""#
+            #"stubs[0].request.body.jsonPath["a..b"]: invalid path: empty segment in "a..b""#
         ),
         (
             #""path": "/a", "body": {"jsonPath": {"items[x]": "1"}}"#,
-            #"stubs[0].request.body.jsonPath.items[x]: invalid path: index must be a whole number, not "x""#
+            #"stubs[0].request.body.jsonPath["items[x]"]: invalid path: index must be a whole number, not "x""#
         ),
         (
             #""path": "/a", "body": {"jsonPath": {"items[0": "1"}}"#,
-            #"stubs[0].request.body.jsonPath.items[0: invalid path: expected [INDEX]"#
+            #"stubs[0].request.body.jsonPath["items[0"]: invalid path: expected [INDEX]"#
         ),
         (
             #""path": "/a", "body": {"jsonPath": {"id": 7}}"#,
@@ -105,6 +105,25 @@ struct StubFileValidationTests {
     ])
     func bodyMatcherMistakes_areReportedByKeyPath(_ request: String, expected: String) throws {
         let (_, problems) = try load(stub(request: request))
+        #expect(problems.contains { $0.hasPrefix("api/stubs.json: " + expected) }, "\(problems)")
+    }
+
+    @Test(arguments: [
+        (#"{"": {"body": "x"}}"#, #"stubs[0].variants[""]: variant names must be letters"#),
+        (#"{"a.b": {"body": "x", "like": "c"}}"#, #"stubs[0].variants["a.b"].like: no variant named "c""#),
+    ])
+    func oddKeys_areQuotedInKeyPaths(_ variants: String, expected: String) throws {
+        let stubs =
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}, "x": {"headers": {"X Bad": "1"}}}}]}"#
+        let (_, headerProblems) = try load(stubs)
+        #expect(
+            headerProblems.contains {
+                $0.hasPrefix(#"api/stubs.json: stubs[0].variants.x.headers["X Bad"]: invalid header name"#)
+            })
+        let merged =
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": "# + variants.dropLast()
+            + #", \#(Self.required)}}]}"#
+        let (_, problems) = try load(merged)
         #expect(problems.contains { $0.hasPrefix("api/stubs.json: " + expected) }, "\(problems)")
     }
 
