@@ -8,7 +8,8 @@
 # Targets: request-decoder (Sources/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
 # (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
 # (Sources/StubServer's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
-# reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict). Seeds live
+# reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
+# albums, desserts, meal and track-search JSON decoders; same dictionary). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog feature-decoders); fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
@@ -50,6 +51,20 @@ build() {
       compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine Sources/StubServer/*.swift \
         "$harness"/*.swift -o "$out/$target"
       ;;
+    feature-decoders)
+      # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
+      mkdir -p "$out/modules" "$out/lib"
+      local module
+      local libraries=()
+      for module in Networking Playback ImageCache AlbumsFeature DessertsFeature TrackSearchFeature; do
+        compile -module-name "$module" -enable-testing -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
+          -I "$out/modules" -L "$out/lib" "${libraries[@]}" -emit-library Sources/"$module"/*.swift \
+          -o "$out/lib/lib$module.so"
+        libraries+=("-l$module")
+      done
+      compile -module-name FeatureDecodersFuzzer -I "$out/modules" -L "$out/lib" "${libraries[@]}" \
+        -Xlinker -rpath -Xlinker "$PWD/$out/lib" Fuzz/FeatureDecoders/*.swift -o "$out/$target"
+      ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
   esac
 }
@@ -58,7 +73,7 @@ dictionary() {
   case "$1" in
     request-decoder) echo Fuzz/http.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
-    stub-server | stub-catalog) echo Fuzz/stub.dict ;;
+    stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
   esac
 }
 
@@ -73,7 +88,7 @@ for target in "${targets[@]}"; do
   # The stub targets' compiled regular expressions live in lazy globals and Foundation's caches, which
   # LeakSanitizer reports at exit (ICU's pattern caches with them); their leak check is off, the others keep theirs.
   leaks=1
-  if [ "$target" = stub-server ] || [ "$target" = stub-catalog ]; then leaks=0; fi
+  if [ "$target" != request-decoder ] && [ "$target" != xml-path ]; then leaks=0; fi
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks" "$out/$target" -max_total_time="$seconds" -timeout=10 -dict="$(dictionary "$target")" -print_final_stats=1 \
     -detect_leaks="$leaks" \
     -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Fuzz/seeds/$target" >"$log" 2>&1
