@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Load you can reproduce from a clone: throughput and p99 at 16, 256 and 1,000 connections, start-up time and
+# peak RSS of `stub-server serve --file`, side by side with nginx when it is installed; and, with --soak N, N
+# minutes at 64 connections while another client flips variants and reloads, with RSS sampled every 10 s.
+#
+#   bench/load.sh                  # needs wrk (Debian: apt-get install wrk); nginx optional
+#   bench/load.sh --soak 10        # add a 10-minute soak
+#   DURATION=10 RUNS=3 bench/load.sh
+#
+# Prints a markdown table. Medians of RUNS wrk runs (default 3) of DURATION seconds (default 5), after a 2 s
+# warm-up. On a 2-CPU machine wrk and the server share the CPUs: compare rows of one run, not across runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+soak_minutes=0
+if [ "${1:-}" = "--soak" ]; then soak_minutes="${2:?--soak needs minutes}"; fi
+duration="${DURATION:-5}"
+runs="${RUNS:-3}"
+fixture="${FIXTURE:-MockData/albums/top-albums.good.json}"
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { echo "bench/load.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
+swift build -c release --product stub-server >&2
+server=.build/release/stub-server
+
+now_ms() { date +%s%3N; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+peak_rss_mb() { awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$1/status"; }
+
+# Starts ours; sets pid and url. Start-up = spawn to the ready file (written once the server accepts).
+start_ours() {
+  rm -f "$tmp/ready"
+  local began
+  began=$(now_ms)
+  "$server" serve --file "$fixture" --port 0 --ready-file "$tmp/ready" >"$tmp/ours.log" 2>&1 &
+  pid=$!
+  while [ ! -s "$tmp/ready" ]; do sleep 0.001; done
+  started_ms=$(($(now_ms) - began))
+  url="$(cat "$tmp/ready")/x"
+}
+
+start_nginx() {
+  local port began
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  cat >"$tmp/nginx.conf" <<CONF
+daemon off; worker_processes 1; pid $tmp/nginx.pid; error_log $tmp/nginx.error.log warn;
+events { worker_connections 4096; }
+http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_requests 1000000;
+  client_body_temp_path $tmp/cb; proxy_temp_path $tmp/px; fastcgi_temp_path $tmp/fc; uwsgi_temp_path $tmp/uw; scgi_temp_path $tmp/sc;
+  server { listen 127.0.0.1:$port; root $(dirname "$(realpath "$fixture")");
+    location / { default_type application/json; try_files /$(basename "$fixture") =404; } } }
+CONF
+  began=$(now_ms)
+  nginx -e "$tmp/nginx.error.log" -p "$tmp" -c "$tmp/nginx.conf" &
+  pid=$!
+  until curl -s -o /dev/null "http://127.0.0.1:$port/x"; do sleep 0.001; done
+  started_ms=$(($(now_ms) - began))
+  url="http://127.0.0.1:$port/x"
+}
+
+# One wrk run: "req/s p99ms errors".
+measure() {
+  local out
+  out=$(wrk -t2 -c"$1" -d"${duration}s" --latency "$url" 2>&1)
+  local rps p99 errors
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
+  errors=$(awk '/Socket errors|Non-2xx/ {gsub(/[^0-9 ]/," "); s=0; for (i=1;i<=NF;i++) s+=$i; t+=s} END {print t+0}' <<<"$out")
+  echo "$rps $p99 $errors"
+}
+
+report() {
+  local name="$1"
+  wrk -t2 -c16 -d2s "$url" >/dev/null 2>&1 || true
+  local row="| $name | $started_ms"
+  for connections in 16 256 1000; do
+    local results=()
+    for _ in $(seq "$runs"); do results+=("$(measure "$connections")"); done
+    local rps p99 errors
+    rps=$(printf '%s\n' "${results[@]}" | awk '{print $1}' | median)
+    p99=$(printf '%s\n' "${results[@]}" | awk '{print $2}' | median)
+    errors=$(printf '%s\n' "${results[@]}" | awk '{s+=$3} END {print s}')
+    row+=" | $rps | $p99 | $errors"
+  done
+  echo "$row | $(peak_rss_mb "$pid") |"
+}
+
+echo "Fixture: $fixture ($(wc -c <"$fixture") bytes); wrk -t2 -d${duration}s, median of $runs; $(nproc) CPUs shared by wrk and the server."
+echo
+echo "| server | start ms | req/s @16 | p99 ms @16 | errors @16 | req/s @256 | p99 ms @256 | errors @256 | req/s @1000 | p99 ms @1000 | errors @1000 | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+start_ours; pids+=("$pid"); report "stub-server"; kill "$pid"; wait "$pid" 2>/dev/null || true
+if command -v nginx >/dev/null; then
+  start_nginx; pids+=("$pid"); report "nginx"; kill "$pid"; wait "$pid" 2>/dev/null || true
+fi
+
+if [ "$soak_minutes" -gt 0 ]; then
+  "$server" serve --fixtures MockData --port 0 --ready-file "$tmp/ready-soak" >"$tmp/soak.log" 2>&1 &
+  pid=$!; pids+=("$pid")
+  while [ ! -s "$tmp/ready-soak" ]; do sleep 0.01; done
+  base=$(cat "$tmp/ready-soak")
+  wrk -t2 -c64 -d"${soak_minutes}m" "$base/api/v1/us/apple-music/top-albums/all/100/explicit.json" >"$tmp/soak.wrk" 2>&1 &
+  load=$!
+  (while kill -0 "$load" 2>/dev/null; do
+    curl -s -o /dev/null -X PUT -d bad "$base/__stub/stubs/top-albums/variant"
+    curl -s -o /dev/null -X DELETE "$base/__stub/stubs/top-albums/variant"
+    curl -s -o /dev/null -X POST "$base/__stub/reload"
+    sleep 1
+  done) &
+  flipper=$!; pids+=("$flipper")
+  samples=()
+  while kill -0 "$load" 2>/dev/null; do
+    samples+=("$(awk '/VmRSS/ {printf "%.1f", $2/1024}' "/proc/$pid/status")")
+    sleep 10
+  done
+  wait "$load" || true
+  echo
+  echo "Soak: ${soak_minutes} min at 64 connections with variant flips and reloads every second:"
+  echo "- $(awk '/Requests\/sec/ {print $2}' "$tmp/soak.wrk") req/s; $(grep -E 'Socket errors|Non-2xx' "$tmp/soak.wrk" || echo 'no errors')"
+  echo "- RSS every 10 s (MB): ${samples[*]}"
+  after=("${samples[@]:3}")
+  if [ ${#after[@]} -gt 0 ]; then
+    printf '%s\n' "${after[@]}" | awk '{if (min=="" || $1<min) min=$1; if ($1>max) max=$1} END {printf "- after warm-up: min %.1f, max %.1f MB (%.1f%% apart)\n", min, max, (max-min)*100/min}'
+  fi
+fi
