@@ -47,34 +47,50 @@ struct Template {
         }
     }
 
-    /// `bytes` with every known placeholder replaced.
+    /// `bytes` with every known placeholder replaced, in one pass over the bytes (a templated body is rendered for
+    /// every answer, on the server's thread).
     func render(_ bytes: [UInt8], escaping: Escaping) -> [UInt8] {
-        Array(render(String(decoding: bytes, as: UTF8.self), escaping: escaping).utf8)
+        let open = UInt8(ascii: "{")
+        let close = UInt8(ascii: "}")
+        var output: [UInt8] = []
+        var copied = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == open, bytes[index + 1] == open else {
+                index += 1
+                continue
+            }
+            let raw = index + 2 < bytes.count && bytes[index + 2] == open
+            let nameStart = index + (raw ? 3 : 2)
+            let closing = raw ? 3 : 2
+            guard let end = Self.firstRun(of: close, count: closing, in: bytes, from: nameStart) else { break }
+            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            if let value = value(of: name) {
+                if output.isEmpty { output.reserveCapacity(bytes.count + 256) }
+                output.append(contentsOf: bytes[copied..<index])
+                output.append(contentsOf: (raw ? value : Self.escape(value, for: escaping)).utf8)
+                copied = end + closing
+            }
+            index = end + closing
+        }
+        if copied == 0 { return bytes }
+        output.append(contentsOf: bytes[copied...])
+        return output
     }
 
     /// `text` with every known placeholder replaced.
     func render(_ text: String, escaping: Escaping) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            output += rest[..<open.lowerBound]
-            let raw = rest[open.upperBound...].hasPrefix("{")
-            let nameStart = raw ? rest.index(after: open.upperBound) : open.upperBound
-            guard let close = rest[nameStart...].range(of: raw ? "}}}" : "}}") else {
-                rest = rest[open.lowerBound...]
-                break
-            }
-            let name = rest[nameStart..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let value = value(of: name) {
-                output += raw ? value : Self.escape(value, for: escaping)
-            } else {
-                output += rest[open.lowerBound..<close.upperBound]
-            }
-            rest = rest[close.upperBound...]
+        String(decoding: render(Array(text.utf8), escaping: escaping), as: UTF8.self)
+    }
+
+    /// Where the first run of `count` bytes equal to `byte` starts, at or after `start`.
+    private static func firstRun(of byte: UInt8, count: Int, in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + count <= bytes.count {
+            if bytes[index] == byte, (1..<count).allSatisfy({ bytes[index + $0] == byte }) { return index }
+            index += 1
         }
-        output += rest
-        return output
+        return nil
     }
 
     private func value(of name: String) -> String? {
