@@ -64,6 +64,10 @@ package struct HTTPResponse: Sendable, Equatable {
 
 /// `text` as the content of a JSON string: quotes, backslashes and control characters escaped.
 package func jsonEscaped(_ text: String) -> String {
+    let needsEscaping = text.utf8.contains { byte in
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+    guard needsEscaping else { return text }
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

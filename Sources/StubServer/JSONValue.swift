@@ -1,3 +1,5 @@
+import HTTPEngine
+
 /// Any JSON value, decoded without a schema: fixture files checked field by field, request bodies matched.
 public enum JSONValue: Sendable, Decodable, Equatable {
     case null
@@ -65,7 +67,7 @@ public enum JSONValue: Sendable, Decodable, Equatable {
             } else {
                 text += "\(number)"
             }
-        case .string(let string): text += "\"" + Self.escaped(string) + "\""
+        case .string(let string): text += "\"" + jsonEscaped(string) + "\""
         case .array(let items):
             text += "["
             for (index, item) in items.enumerated() {
@@ -77,33 +79,10 @@ public enum JSONValue: Sendable, Decodable, Equatable {
             text += "{"
             for (index, key) in fields.keys.sorted().enumerated() {
                 if index > 0 { text += "," }
-                text += "\"" + Self.escaped(key) + "\":"
+                text += "\"" + jsonEscaped(key) + "\":"
                 fields[key]!.write(to: &text)
             }
             text += "}"
         }
-    }
-
-    /// `text` as the content of a JSON string: quotes, backslashes and control characters escaped.
-    static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            return text
-        }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -112,7 +112,7 @@ struct Template {
     static func escape(_ value: String, for escaping: Escaping) -> String {
         switch escaping {
         case .none: return value
-        case .json: return JSONValue.escaped(value)
+        case .json: return jsonEscaped(value)
         case .header:
             return String(
                 String.UnicodeScalarView(value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
