@@ -33,7 +33,8 @@ let package = Package(
         .library(name: "XMLPath", targets: ["XMLPath"]),
     ],
     targets: [
-        .target(name: "HTTPEngine", swiftSettings: settings),
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "HTTPEngine", dependencies: ["CEpoll"], swiftSettings: settings),
         .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "StubServerRecording", dependencies: ["StubServer", "XMLPath"], swiftSettings: settings),

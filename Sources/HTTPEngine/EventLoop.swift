@@ -4,7 +4,7 @@ final class EventLoop {
     private let limits: HTTPServer.Limits
     private let responder: any HTTPResponder
     private let channel: LoopChannel
-    private var poller = PollPoller()
+    private var poller = SystemPoller()
     private var timers = TimerQueue()
     private var connections: [Int32: Connection] = [:]
     private var nextID: UInt64 = 0
@@ -46,6 +46,7 @@ final class EventLoop {
         connections = [:]
         channel.openConnections.store(0, ordering: .relaxed)
         listener.close()
+        poller.close()
     }
 
     private func handle(_ event: Readiness, on connection: Connection, now: Double) {

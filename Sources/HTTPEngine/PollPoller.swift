@@ -44,6 +44,9 @@ struct PollPoller: Poller {
         return ready
     }
 
+    /// Nothing to release: the list lives in memory.
+    func close() {}
+
     private static func events(_ interest: Interest) -> Int16 {
         var events: Int32 = 0
         if interest.contains(.read) { events |= Int32(POLLIN) }

@@ -22,4 +22,17 @@ protocol Poller {
     /// Waits until a descriptor is ready or `timeoutMs` passes (-1: no limit).
     /// - Returns: the ready descriptors.
     mutating func wait(timeoutMs: Int32) -> [Readiness]
+    /// Releases what the poller holds of the operating system; it is unusable afterwards.
+    func close()
 }
+
+#if os(Linux)
+    /// The poller the event loop uses here: epoll on Linux, kqueue on Apple platforms, `poll()` elsewhere.
+    typealias SystemPoller = EpollPoller
+#elseif canImport(Darwin)
+    /// The poller the event loop uses here: epoll on Linux, kqueue on Apple platforms, `poll()` elsewhere.
+    typealias SystemPoller = KqueuePoller
+#else
+    /// The poller the event loop uses here: epoll on Linux, kqueue on Apple platforms, `poll()` elsewhere.
+    typealias SystemPoller = PollPoller
+#endif

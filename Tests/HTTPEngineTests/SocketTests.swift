@@ -43,12 +43,34 @@ struct SocketTests {
     }
 }
 
-struct PollPollerTests {
-    @Test func registrations_areKeptAndChangedInPlace() throws {
+/// The pollers the engine can run on here: the one the loop uses and the portable fallback.
+enum PollerKind: String, CaseIterable, CustomTestStringConvertible {
+    case system, poll
+
+    var testDescription: String { rawValue }
+
+    func make(batch: Int = 256) -> any Poller {
+        switch self {
+        case .poll: PollPoller()
+        #if os(Linux)
+            case .system: EpollPoller(batch: batch)
+        #elseif canImport(Darwin)
+            case .system: KqueuePoller(batch: batch)
+        #else
+            case .system: PollPoller()
+        #endif
+        }
+    }
+}
+
+struct PollerTests {
+    @Test(arguments: PollerKind.allCases)
+    func registrations_areKeptAndChanged(kind: PollerKind) throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { for end in ends { close(end) } }
-        var poller = PollPoller()
+        var poller = kind.make()
+        defer { poller.close() }
         poller.add(ends[0], .read)
         poller.add(ends[1], [])
         #expect(poller.wait(timeoutMs: 0).isEmpty)
@@ -62,5 +84,70 @@ struct PollPollerTests {
         poller.change(ends[1], .read)
         poller.remove(ends[0])
         #expect(poller.wait(timeoutMs: 0).isEmpty)
+    }
+
+    @Test(arguments: PollerKind.allCases)
+    func readAndWriteOnOneDescriptor_comeAsOneReadiness(kind: PollerKind) throws {
+        let (mine, theirs) = try socketPair()
+        defer { close(mine) }
+        var poller = kind.make()
+        defer { poller.close() }
+        poller.add(mine, [.read, .write])
+        var byte: UInt8 = 7
+        #expect(write(theirs, &byte, 1) == 1)
+        #expect(poller.wait(timeoutMs: 1_000) == [Readiness(fd: mine, readable: true, writable: true, hangUp: false)])
+        close(theirs)
+        poller.change(mine, .read)
+        let closed = poller.wait(timeoutMs: 1_000)
+        #expect(closed.count == 1)
+        #expect(closed.first?.fd == mine)
+        #expect(closed.first?.readable == true)
+        #expect(closed.first?.writable == false)
+    }
+
+    @Test(arguments: PollerKind.allCases)
+    func aWait_returnsOnlyTheReadyOnes_andTheRestOfABatchComesNext(kind: PollerKind) throws {
+        var pairs: [(Int32, Int32)] = []
+        defer {
+            for (mine, theirs) in pairs {
+                close(mine)
+                close(theirs)
+            }
+        }
+        var poller = kind.make(batch: 4)
+        defer { poller.close() }
+        for _ in 0..<40 {
+            let pair = try socketPair()
+            pairs.append(pair)
+            poller.add(pair.0, .read)
+        }
+        let chosen = [3, 17, 18, 25, 31, 39]
+        for index in chosen {
+            var byte: UInt8 = 1
+            #expect(write(pairs[index].1, &byte, 1) == 1)
+        }
+        var seen: Set<Int32> = []
+        for _ in 0..<3 {
+            for event in poller.wait(timeoutMs: 1_000) {
+                #expect(event.readable)
+                seen.insert(event.fd)
+                var byte: UInt8 = 0
+                #expect(read(event.fd, &byte, 1) == 1)
+            }
+            if seen.count == chosen.count { break }
+        }
+        #expect(seen == Set(chosen.map { pairs[$0].0 }))
+        #expect(poller.wait(timeoutMs: 0).isEmpty)
+    }
+
+    private func socketPair() throws -> (Int32, Int32) {
+        var ends: [Int32] = [0, 0]
+        #if canImport(Glibc)
+            let kind = Int32(SOCK_STREAM.rawValue)
+        #else
+            let kind = SOCK_STREAM
+        #endif
+        try #require(socketpair(AF_UNIX, kind, 0, &ends) == 0)
+        return (ends[0], ends[1])
     }
 }
