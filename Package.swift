@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "StubServerRecording", dependencies: ["StubServer", "XMLPath"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
-        .executableTarget(name: "StubServerCLI", dependencies: ["CLISupport", "StubServer"], swiftSettings: settings),
+        .executableTarget(
+            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "StubServer"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
             swiftSettings: settings),
@@ -130,7 +131,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerCLITests",
-            dependencies: ["NetworkingTestSupport", "StubServerCLI", "StubServerRecordCLI", "StubServer"],
+            dependencies: [
+                "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI", "StubServerRecordCLI", "StubServer",
+            ],
             swiftSettings: settings
         ),
     ],

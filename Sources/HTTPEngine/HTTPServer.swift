@@ -14,12 +14,14 @@ package final class HTTPServer: Sendable {
         package var idleTimeout: Duration
         /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
         package var headerTimeout: Duration
-        /// Most open connections; more are answered 503 and closed.
+        /// Most open connections; more are answered 503 and closed. By default what the process's open-file
+        /// limit leaves room for (`OpenFileLimit.connections(underFileLimit:)`).
         package var maxConnections: Int
 
         package init(
             maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
-            headerTimeout: Duration = .seconds(10), maxConnections: Int = 512
+            headerTimeout: Duration = .seconds(10),
+            maxConnections: Int = OpenFileLimit.connections(underFileLimit: OpenFileLimit.current())
         ) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodyBytes = maxBodyBytes
@@ -32,7 +34,8 @@ package final class HTTPServer: Sendable {
     /// The port listened on (the real one when 0 was asked for).
     package let port: Int
     private let listener: Socket
-    private let limits: Limits
+    /// What the server accepts and how long it waits.
+    package let limits: Limits
     private let channel: LoopChannel
     private let lifecycle = Mutex(Lifecycle())
 

@@ -17,8 +17,9 @@ extension StubServer {
         public var idleTimeout: Duration
         /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
         public var headerTimeout: Duration
-        /// Most open connections; more are answered 503 and closed.
-        public var maxConnections: Int
+        /// Most open connections; more are answered 503 and closed. Nil (the default): what the process's
+        /// open-file limit leaves room for, less a margin for files (`StubServer.connectionLimit` says what it chose).
+        public var maxConnections: Int?
         /// How many recent requests the journal keeps.
         public var journalCapacity: Int
         /// Headers and query parameters whose values never reach the journal; secrets by default.
@@ -43,7 +44,7 @@ extension StubServer {
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-            maxConnections: Int = 512, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
+            maxConnections: Int? = nil, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
             forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil,
             seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
             onReload: (@Sendable (ReloadReport) -> Void)? = nil
@@ -69,7 +70,8 @@ extension StubServer {
         var limits: HTTPServer.Limits {
             HTTPServer.Limits(
                 maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
-                headerTimeout: headerTimeout, maxConnections: maxConnections)
+                headerTimeout: headerTimeout,
+                maxConnections: maxConnections ?? OpenFileLimit.connections(underFileLimit: OpenFileLimit.current()))
         }
     }
 

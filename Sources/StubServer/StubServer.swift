@@ -62,6 +62,10 @@ public final class StubServer: Sendable {
                 seed: seed, chaos: min(max(configuration.chaos, 0), 1)))
     }
 
+    /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or
+    /// by default what the process's open-file limit leaves room for.
+    public var connectionLimit: Int { engine.limits.maxConnections }
+
     /// Open client connections, for tests that check connections are cleaned up.
     package var openConnections: Int { engine.openConnections }
 

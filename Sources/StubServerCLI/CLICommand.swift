@@ -22,6 +22,8 @@ enum CLICommand: Equatable {
         var watch = false
         /// Where to write the base URL once the server accepts connections.
         var readyFile: String?
+        /// Most open connections; nil: what the open-file limit leaves room for.
+        var maxConnections: Int?
     }
 
     /// Parses the arguments after the program name.
@@ -87,6 +89,13 @@ enum CLICommand: Equatable {
                         "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'", command: "serve")
                 }
                 options.seed = seed
+            case "--max-connections":
+                let text = try value()
+                guard let limit = Int(text), limit > 0 else {
+                    throw UsageError(
+                        "--max-connections must be a whole number above 0, not '\(text)'", command: "serve")
+                }
+                options.maxConnections = limit
             case "--port":
                 let text = try value()
                 guard let port = UInt16(text) else {

@@ -27,7 +27,7 @@ enum Help {
 
     static let serve = """
         Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
-                                 [--ready-file PATH] [--chaos RATE] [--seed N]
+                                 [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -42,6 +42,8 @@ enum Help {
           --ready-file PATH  Write the base URL to PATH (atomically) once the server accepts; removed on exit
           --chaos RATE     Replace this share (0 to 1) of stubbed answers with a drop, reset, truncate or malformed
           --seed N         Seed of --chaos and of variants' "faults": the same seed, the same outcomes in order
+          --max-connections N  Answer 503 past N open connections (default: what the open-file limit allows,
+                           raised to its hard limit at start, less a margin for files)
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/

@@ -1,6 +1,7 @@
 import CLISupport
 import Dispatch
 import Foundation
+import HTTPEngine
 import StubServer
 
 /// `stub-server serve`: serves a fixtures folder (or one file) until SIGINT or SIGTERM.
@@ -29,10 +30,12 @@ struct ServeCommand {
             Output.error("stub-server: no stub has a variant named '\(variant)'")
             return 1
         }
+        // The library takes the file limit it finds; a server program may hold as many connections as allowed.
+        let fileLimit = OpenFileLimit.raiseToHardLimit()
         let logWriter = LogWriter()
         let flushTimer = logWriter.startFlushing()
         let configuration = StubServer.Configuration(
-            host: options.host, port: options.port, variant: options.variant,
+            host: options.host, port: options.port, variant: options.variant, maxConnections: options.maxConnections,
             log: { entry in logWriter.append(entry.line) }, seed: options.seed, chaos: options.chaos,
             watchFixtures: options.watch,
             onReload: { report in
@@ -51,6 +54,7 @@ struct ServeCommand {
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
+        Output.line(Self.connectionLine(limit: server.connectionLimit, chosen: options.maxConnections, fileLimit))
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
         if options.watch { Output.line("Watching \(source) for changes") }
         if let readyFile = options.readyFile {
@@ -77,5 +81,16 @@ struct ServeCommand {
         logWriter.flush()
         Output.error("stub-server: stopped on \(signal)")
         return 0
+    }
+
+    /// Says how many connections the server takes and where that number came from.
+    static func connectionLine(limit: Int, chosen: Int?, _ fileLimit: (before: Int?, after: Int?)) -> String {
+        let count = "Accepting up to \(limit) connections"
+        if chosen != nil { return count + " (--max-connections)" }
+        guard let after = fileLimit.after else { return count + " (no open-file limit)" }
+        if let before = fileLimit.before, before != after {
+            return count + " (open-file limit \(after), raised from \(before))"
+        }
+        return count + " (open-file limit \(after))"
     }
 }

@@ -175,6 +175,27 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func aThousandConnectionsAtOnce_areAllAnsweredByDefault() async throws {
+        // Client and server ends live in this process: 2,000 descriptors and the margin.
+        OpenFileLimit.raiseToHardLimit()
+        let fileLimit = try #require(OpenFileLimit.current() ?? Int.max)
+        try #require(fileLimit >= 2_600, "the open-file limit \(fileLimit) is too low for this test")
+        try await withServer { server, _ in
+            #expect(server.limits.maxConnections == OpenFileLimit.connections(underFileLimit: OpenFileLimit.current()))
+            let (answers, open) = try await blocking {
+                var clients: [RawHTTPClient] = []
+                for index in 0..<1_000 {
+                    let client = try RawHTTPClient(port: server.port)
+                    try client.send("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                    clients.append(client)
+                }
+                return (try clients.map { try $0.readResponse().text }, server.openConnections)
+            }
+            #expect(answers == (0..<1_000).map { "/\($0)" })
+            #expect(open == 1_000, "every connection kept alive")
+        }
+    }
+
     @Test func aClientThatResetsMidRequest_isForgotten() async throws {
         try await withServer { server, _ in
             let client = try RawHTTPClient(port: server.port)

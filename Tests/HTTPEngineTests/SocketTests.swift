@@ -43,6 +43,23 @@ struct SocketTests {
     }
 }
 
+struct OpenFileLimitTests {
+    @Test(
+        arguments: [
+            (nil, 1 << 20), (1, 1), (4, 3), (256, 192), (1_024, 768), (20_000, 19_744), (1 << 30, 1 << 20),
+        ] as [(Int?, Int)])
+    func theConnectionLimit_leavesAMarginForFiles(fileLimit: Int?, connections: Int) {
+        #expect(OpenFileLimit.connections(underFileLimit: fileLimit) == connections)
+    }
+
+    @Test func raisingToTheHardLimit_neverLowersTheSoftOne() {
+        let before = OpenFileLimit.current()
+        let raised = OpenFileLimit.raiseToHardLimit()
+        if let before, let after = raised.after { #expect(after >= before) }
+        #expect(OpenFileLimit.current() == raised.after)
+    }
+}
+
 /// The pollers the engine can run on here: the one the loop uses and the portable fallback.
 enum PollerKind: String, CaseIterable, CustomTestStringConvertible {
     case system, poll

@@ -73,9 +73,16 @@ final class RunningServer {
     private let errors: Pipe
     private var buffer = Data()
 
-    init(_ arguments: [String], environment changes: [String: String?] = [:]) throws {
-        process.executableURL = CLIRunner.executable
-        process.arguments = arguments
+    /// - Parameter softFileLimit: started through `sh` with this soft open-file limit, as a login shell might set.
+    init(_ arguments: [String], environment changes: [String: String?] = [:], softFileLimit: Int? = nil) throws {
+        if let softFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -Sn \(softFileLimit) && exec \"$0\" \"$@\"", CLIRunner.executable.path] + arguments
+        } else {
+            process.executableURL = CLIRunner.executable
+            process.arguments = arguments
+        }
         process.environment = CLIRunner.environment(changes)
         process.currentDirectoryURL = CLIRunner.packageRoot
         let out = Pipe()

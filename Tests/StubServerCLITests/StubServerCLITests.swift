@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingTestSupport
+import RawHTTPClient
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -28,6 +29,10 @@ struct StubServerCLITests {
         (["validate", "--strict", "MockData"], "stub-server: unknown option '--strict'"),
         (["serve", "--chaos", "2"], "stub-server: --chaos must be a number from 0 to 1, not '2'"),
         (["serve", "--watch=yes"], "stub-server: --watch takes no value"),
+        (
+            ["serve", "--max-connections", "0"],
+            "stub-server: --max-connections must be a whole number above 0, not '0'"
+        ),
         (
             ["serve", "--watch", "--file", "x"],
             "stub-server: --watch watches a fixtures folder; it cannot be used with --file"
@@ -116,6 +121,8 @@ struct StubServerCLITests {
         #expect(first.hasPrefix(prefix) && first.contains(" stubs from MockData at http://127.0.0.1:"))
         let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
         #expect(address.port != 8080 && address.port != 0)
+        let connections = try #require(server.nextLine())
+        #expect(connections.hasPrefix("Accepting up to ") && connections.contains(" connections (open-file limit "))
         #expect(server.nextLine()?.hasPrefix("METHOD") == true)
         let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
         let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
@@ -128,6 +135,43 @@ struct StubServerCLITests {
         let (status, stderr) = server.stop(SIGINT)
         #expect(status == 0)
         #expect(stderr == "stub-server: stopped on SIGINT\n")
+    }
+
+    @Test func serve_raisesTheOpenFileLimit_andTakesConnectionsUpToWhatItAllows() async throws {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #else
+            try #require(getrlimit(RLIMIT_NOFILE, &limit) == 0)
+        #endif
+        let hard = Int(clamping: limit.rlim_max)
+        guard hard > 512, hard < 1 << 20 else { return }  // nothing to raise, or no number to expect
+        let server = try RunningServer(["--port", "0"], softFileLimit: 512)
+        _ = try #require(server.nextLine())
+        let expected = hard - min(256, hard / 4)
+        #expect(
+            server.nextLine()
+                == "Accepting up to \(expected) connections (open-file limit \(hard), raised from 512)")
+        #expect(server.stop().status == 0)
+    }
+
+    @Test func serveWithMaxConnections_answers503PastIt() async throws {
+        let server = try RunningServer(["--port", "0", "--max-connections", "1"])
+        let first = try #require(server.nextLine())
+        let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+        #expect(server.nextLine() == "Accepting up to 1 connections (--max-connections)")
+        let port = try #require(address.port)
+        let (held, refused) = try await blocking {
+            let held = try RawHTTPClient(port: port)
+            try held.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let status = try held.readResponse().status
+            let second = try RawHTTPClient(port: port)
+            return (status, try second.readResponse())
+        }
+        #expect(held == 200)
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("too many open connections (limit 1)"))
+        #expect(server.stop().status == 0)
     }
 
     @Test func serveWithChaos_printsTheSeedAndBreaksAnswers() async throws {

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The process's limit on open descriptors, and how many connections it leaves room for.
+package enum OpenFileLimit {
+    /// The soft `RLIMIT_NOFILE` of this process; nil when unlimited or unreadable.
+    package static func current() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(resourceNoFile, &limit) == 0, limit.rlim_cur < unlimited else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// Connections a server may hold under a file limit: the limit less a margin for the listener, the loop's
+    /// own descriptors, fixture files, databases and a test's client sockets (a quarter, at most 256), at least 1.
+    /// Without a limit: 1,048,576.
+    package static func connections(underFileLimit fileLimit: Int?) -> Int {
+        guard let fileLimit else { return 1 << 20 }
+        let margin = min(256, fileLimit / 4)
+        return min(max(1, fileLimit - margin), 1 << 20)
+    }
+
+    /// Raises the soft limit to the hard one (on Apple platforms at most `OPEN_MAX`, which is what the kernel
+    /// accepts there). For a program's start-up, not a library's: the limit is the whole process's.
+    /// - Returns: the soft limit before and after; equal when it was already at the hard limit or raising failed.
+    @discardableResult
+    package static func raiseToHardLimit() -> (before: Int?, after: Int?) {
+        var limit = rlimit()
+        guard getrlimit(resourceNoFile, &limit) == 0 else { return (nil, nil) }
+        let before = current()
+        var target = limit.rlim_max
+        #if canImport(Darwin)
+            target = min(target, rlim_t(OPEN_MAX))
+        #endif
+        guard target > limit.rlim_cur else { return (before, before) }
+        limit.rlim_cur = target
+        _ = setrlimit(resourceNoFile, &limit)
+        return (before, current())
+    }
+
+    #if canImport(Glibc)
+        private static let resourceNoFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        /// glibc's `RLIM_INFINITY`, `(rlim_t) -1`, which Swift does not import.
+        private static let unlimited = rlim_t.max
+    #else
+        private static let resourceNoFile = RLIMIT_NOFILE
+        private static let unlimited = RLIM_INFINITY
+    #endif
+}
