@@ -33,25 +33,27 @@ let package = Package(
         .library(name: "XMLPath", targets: ["XMLPath"]),
     ],
     targets: [
+        .target(name: "Locking", swiftSettings: settings),
         .systemLibrary(name: "CEpoll"),
-        .target(name: "HTTPEngine", dependencies: ["CEpoll"], swiftSettings: settings),
-        .target(name: "StubServer", dependencies: ["HTTPEngine"], swiftSettings: settings),
+        .target(name: "HTTPEngine", dependencies: ["CEpoll", "Locking"], swiftSettings: settings),
+        .target(name: "StubServer", dependencies: ["HTTPEngine", "Locking"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
-        .target(name: "StubServerRecording", dependencies: ["StubServer", "XMLPath"], swiftSettings: settings),
+        .target(
+            name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
-        .target(name: "CLISupport", swiftSettings: settings),
+        .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "StubServer"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
             swiftSettings: settings),
-        .target(name: "Networking", swiftSettings: settings),
-        .target(name: "NetworkingTestSupport", dependencies: ["Networking"], swiftSettings: settings),
+        .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
+        .target(name: "NetworkingTestSupport", dependencies: ["Locking", "Networking"], swiftSettings: settings),
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
         .target(name: "DessertsFeature", dependencies: ["Networking"], swiftSettings: settings),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
-        .target(name: "Persistence", dependencies: ["CSQLite"], swiftSettings: settings),
+        .target(name: "Persistence", dependencies: ["CSQLite", "Locking"], swiftSettings: settings),
         .target(name: "MoviesFeature", dependencies: ["Networking", "Persistence"], swiftSettings: settings),
         .target(name: "Playback", swiftSettings: settings),
         .target(name: "PlaybackTestSupport", dependencies: ["Playback"], swiftSettings: settings),
@@ -64,7 +66,7 @@ let package = Package(
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["HTTPEngine", "NetworkingTestSupport", "RawHTTPClient", "StubServer"],
+            dependencies: ["Locking", "HTTPEngine", "NetworkingTestSupport", "RawHTTPClient", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -84,25 +86,29 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumsFeatureTests",
-            dependencies: ["AlbumsFeature", "NetworkingTestSupport"],
+            dependencies: ["Locking", "AlbumsFeature", "NetworkingTestSupport"],
             swiftSettings: settings
         ),
-        .testTarget(name: "DessertsFeatureTests", dependencies: ["DessertsFeature"], swiftSettings: settings),
+        .testTarget(
+            name: "DessertsFeatureTests", dependencies: ["Locking", "DessertsFeature"], swiftSettings: settings),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "TrackSearchFeatureTests",
-            dependencies: ["TrackSearchFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
+            dependencies: [
+                "Locking", "TrackSearchFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport",
+            ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "TopSongsFeatureTests",
-            dependencies: ["TopSongsFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
+            dependencies: ["Locking", "TopSongsFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "XMLPathTests", dependencies: ["XMLPath"], swiftSettings: settings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(
-            name: "MoviesFeatureTests", dependencies: ["MoviesFeature", "Persistence"], swiftSettings: settings),
+            name: "MoviesFeatureTests", dependencies: ["Locking", "MoviesFeature", "Persistence"],
+            swiftSettings: settings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
@@ -119,10 +125,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerRecordingTests",
-            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording", "XMLPath"],
+            dependencies: [
+                "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording", "XMLPath",
+            ],
             swiftSettings: settings),
         .testTarget(
-            name: "StubServerTestingTests", dependencies: ["RawHTTPClient", "StubServer", "StubServerTesting"],
+            name: "StubServerTestingTests",
+            dependencies: ["Locking", "RawHTTPClient", "StubServer", "StubServerTesting"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",

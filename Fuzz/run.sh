@@ -32,11 +32,20 @@ compile() {
   fi
 }
 
+# The package's lock type, a module of its own that the engine and the networking code import.
+locking() {
+  mkdir -p "$out/modules"
+  compile -module-name Locking -emit-module -emit-module-path "$out/modules/Locking.swiftmodule" \
+    -emit-library -static Sources/Locking/*.swift -o "$out/libLocking.a"
+}
+
 build() {
   local target="$1"
   case "$target" in
     request-decoder)
-      compile -module-name HTTPEngine Sources/HTTPEngine/*.swift Fuzz/RequestDecoder/*.swift -o "$out/$target"
+      locking
+      compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lLocking Sources/HTTPEngine/*.swift \
+        Fuzz/RequestDecoder/*.swift -o "$out/$target"
       ;;
     xml-path)
       compile -module-name XMLPath Sources/XMLPath/*.swift Fuzz/XMLPath/*.swift -o "$out/$target"
@@ -45,10 +54,10 @@ build() {
       # The engine as a static library of its own module, then the stub logic with the harness.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
-      mkdir -p "$out/modules"
-      compile -module-name HTTPEngine -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
+      locking
+      compile -module-name HTTPEngine -I "$out/modules" -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
         -emit-library -static Sources/HTTPEngine/*.swift -o "$out/libHTTPEngine.a"
-      compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine Sources/StubServer/*.swift \
+      compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine -lLocking Sources/StubServer/*.swift \
         "$harness"/*.swift -o "$out/$target"
       ;;
     feature-decoders)
@@ -56,7 +65,7 @@ build() {
       mkdir -p "$out/modules" "$out/lib"
       local module
       local libraries=()
-      for module in Networking Playback ImageCache AlbumsFeature DessertsFeature TrackSearchFeature; do
+      for module in Locking Networking Playback ImageCache AlbumsFeature DessertsFeature TrackSearchFeature; do
         compile -module-name "$module" -enable-testing -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
           -I "$out/modules" -L "$out/lib" "${libraries[@]}" -emit-library Sources/"$module"/*.swift \
           -o "$out/lib/lib$module.so"

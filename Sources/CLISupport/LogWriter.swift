@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Writes request log lines to stdout in batches, so that logging costs the server one `write` per batch
 /// rather than one per request: `flush` runs every 50 ms, and `append` flushes once 32 KB are waiting.
 public final class LogWriter: Sendable {
     public init() {}
 
-    private let pending = Mutex<[UInt8]>([])
+    private let pending = Lock<[UInt8]>([])
 
     public func append(_ line: String) {
         let full = pending.withLock { bytes in

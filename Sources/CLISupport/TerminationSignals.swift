@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Catches SIGINT and SIGTERM from the moment it is made, so that a signal that arrives before anyone waits is
 /// not lost (nor left to kill the process), and hands the first one to `wait()`.
 public final class TerminationSignals: Sendable {
-    private let state = Mutex<
+    private let state = Lock<
         (received: String?, waiter: CheckedContinuation<String, Never>?, sources: [any DispatchSourceSignal])
     >(
         (nil, nil, []))

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on one I/O thread: it listens, decodes requests, asks its responder, and writes replies.
 ///
@@ -37,7 +37,7 @@ package final class HTTPServer: Sendable {
     /// What the server accepts and how long it waits.
     package let limits: Limits
     private let channel: LoopChannel
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Lock(Lifecycle())
 
     /// Binds `host:port` (port 0: an ephemeral port); serving starts with `start(responder:)`.
     /// - Throws: `SocketError` when the address cannot be bound.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// What the loop shares with other threads: replies posted by promises and the request to stop (each wakes
@@ -7,7 +8,7 @@ final class LoopChannel: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Connections closed because their client stopped taking output.
     let stalledConnections = Atomic<Int>(0)
-    private let deliveries = Mutex<[ReplyPromise.Delivery]>([])
+    private let deliveries = Lock<[ReplyPromise.Delivery]>([])
     private let stopping = Atomic<Bool>(false)
 
     init() throws(SocketError) {

@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// The latest `ConnectivityStatus` and the streams that follow it: the bookkeeping every push-style monitor
 /// shares.
 public final class ConnectivityBroadcast: Sendable {
     private let state:
-        Mutex<
+        Lock<
             (
                 status: ConnectivityStatus, listeners: [UInt64: AsyncStream<ConnectivityStatus>.Continuation],
                 next: UInt64
@@ -12,7 +12,7 @@ public final class ConnectivityBroadcast: Sendable {
         >
 
     public init(_ status: ConnectivityStatus) {
-        state = Mutex((status, [:], 0))
+        state = Lock((status, [:], 0))
     }
 
     /// The latest status.

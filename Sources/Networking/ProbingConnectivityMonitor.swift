@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A `ConnectivityMonitor` for platforms without the Network framework: it asks a URL at an interval and counts
 /// any HTTP answer as `satisfied`, and a transport failure, timeout or offline error as `unsatisfied`.
@@ -8,7 +8,7 @@ public final class ProbingConnectivityMonitor: ConnectivityMonitor {
     private let probe: URL
     private let interval: Duration
     /// The last probe's result.
-    private let last = Mutex<ConnectivityStatus?>(nil)
+    private let last = Lock<ConnectivityStatus?>(nil)
 
     /// - Parameters:
     ///   - client: sends the probes.

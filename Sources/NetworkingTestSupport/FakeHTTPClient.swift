@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 /// An `HTTPClient` for unit tests: answers from a handler the test sets and records every request. A request
@@ -8,7 +8,7 @@ import Testing
 public final class FakeHTTPClient: HTTPClient {
     public typealias Handler = @Sendable (HTTPRequest) async throws(APIError) -> HTTPResponse
 
-    private let state = Mutex<(handler: Handler?, requests: [HTTPRequest])>((nil, []))
+    private let state = Lock<(handler: Handler?, requests: [HTTPRequest])>((nil, []))
     /// Where the test made this fake: a failure is reported there.
     private let sourceLocation: SourceLocation
 

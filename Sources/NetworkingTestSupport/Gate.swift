@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Holds the callers of a fake until the test opens it, so that a test can look at a view model mid-load.
 ///
@@ -17,7 +17,7 @@ public final class Gate: Sendable {
         var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init(open: Bool = false) {
         state.withLock { $0.isOpen = open }

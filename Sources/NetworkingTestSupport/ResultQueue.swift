@@ -1,5 +1,5 @@
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 /// The answers a fake client gives, one per call, in the order the test queued them.
@@ -8,7 +8,7 @@ import Testing
 /// queue a result fails instead of passing on the fake's own error.
 public final class ResultQueue<Value: Sendable>: Sendable {
     private let name: String
-    private let results: Mutex<[Result<Value, APIError>]>
+    private let results: Lock<[Result<Value, APIError>]>
     private let sourceLocation: SourceLocation
 
     /// - Parameters:
@@ -18,7 +18,7 @@ public final class ResultQueue<Value: Sendable>: Sendable {
         _ name: String, _ results: [Result<Value, APIError>] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         self.name = name
-        self.results = Mutex(results)
+        self.results = Lock(results)
         self.sourceLocation = sourceLocation
     }
 

@@ -1,12 +1,12 @@
 import CSQLite
 import Foundation
-import Synchronization
+import Locking
 
 /// An SQLite database file (or `:memory:`), used from any thread: every call holds the connection's lock.
 public final class SQLiteDatabase: Sendable {
     /// The file's path, or `:memory:`.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Lock<SQLiteConnection>
 
     /// Opens (creating if needed) the database at `path`; `:memory:` for a private in-memory database.
     /// - Throws: `SQLiteError` when the file cannot be opened.
@@ -21,7 +21,7 @@ public final class SQLiteDatabase: Sendable {
         }
         sqlite3_busy_timeout(handle, 2000)
         self.path = path
-        connection = Mutex(SQLiteConnection(handle: handle))
+        connection = Lock(SQLiteConnection(handle: handle))
     }
 
     deinit {

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on loopback that answers requests from a fixture catalog.
 ///
@@ -21,10 +21,10 @@ public final class StubServer: Sendable {
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public let seed: UInt64
 
-    let state: Mutex<StubState>
+    let state: Lock<StubState>
     private let engine: HTTPServer
     /// The fixtures folder's watcher, when `watchFixtures` is on.
-    private let watcher = Mutex<FixtureWatcher?>(nil)
+    private let watcher = Lock<FixtureWatcher?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts serving it.
     /// - Throws: `CatalogError` for invalid fixtures, `SocketError` when the address cannot be bound.
@@ -55,7 +55,7 @@ public final class StubServer: Sendable {
             }
         baseURL = URL(string: "http://\(urlHost):\(port)")!
         seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
-        state = Mutex(
+        state = Lock(
             StubState(
                 catalog: catalog, serverVariant: configuration.variant,
                 journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),

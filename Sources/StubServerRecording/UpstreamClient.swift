@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import StubServer
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -71,7 +71,7 @@ struct UpstreamClient: Sendable {
 
     /// True for the first caller only.
     private final class Once: Sendable {
-        private let claimed = Mutex(false)
+        private let claimed = Lock(false)
 
         func claim() -> Bool {
             claimed.withLock { claimed in

@@ -1,7 +1,7 @@
 import Foundation
 import ImageCache
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 @testable import AlbumsFeature
@@ -102,10 +102,10 @@ struct AlbumInfoViewModelTests {
 
 /// Answers image loads from a queue, one per call; an empty queue fails loudly.
 final class SequencedImages: ImageLoading {
-    private let queue: Mutex<[Result<Data, ImageCacheError>]>
+    private let queue: Lock<[Result<Data, ImageCacheError>]>
 
     init(_ results: [Result<Data, ImageCacheError>]) {
-        queue = Mutex(results)
+        queue = Lock(results)
     }
 
     var remaining: Int { queue.withLock { $0.count } }

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 @testable import AlbumsFeature
@@ -22,7 +22,7 @@ struct AlbumListViewModelTests {
     private func transitions(
         _ model: AlbumListViewModel, _ client: FakeAlbumsClient, _ action: () async -> Void
     ) async -> [AlbumListViewModel.State] {
-        let seen = Mutex<[AlbumListViewModel.State]>([model.state])
+        let seen = Lock<[AlbumListViewModel.State]>([model.state])
         client.onCall { seen.withLock { $0.append(model.state) } }
         await action()
         seen.withLock { $0.append(model.state) }
@@ -131,7 +131,7 @@ final class ParkedFirstCallClient: AlbumsClient {
     let gate = Gate()
     private let first: AlbumFeed
     private let then: AlbumFeed
-    private let calls = Mutex(0)
+    private let calls = Lock(0)
 
     init(first: AlbumFeed, then: AlbumFeed) {
         self.first = first

@@ -1,14 +1,14 @@
 import AlbumsFeature
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 /// An `AlbumsClient` for view-model tests: answers with the results the test queued, one per call, after running
 /// `onCall` on the main actor (to look at the view model mid-load). A call with nothing queued fails the test.
 final class FakeAlbumsClient: AlbumsClient {
     private let results: ResultQueue<AlbumFeed>
-    private let onCallAction = Mutex<(@MainActor @Sendable () -> Void)?>(nil)
+    private let onCallAction = Lock<(@MainActor @Sendable () -> Void)?>(nil)
 
     init(_ results: [Result<AlbumFeed, APIError>] = []) {
         self.results = ResultQueue("FakeAlbumsClient", results)

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 @testable import DessertsFeature
@@ -13,7 +13,7 @@ struct DessertDetailViewModelTests {
     private func transitions(
         _ model: DessertDetailViewModel, _ client: FakeDessertsClient, _ action: () async -> Void
     ) async -> [DessertDetailViewModel.State] {
-        let seen = Mutex<[DessertDetailViewModel.State]>([model.state])
+        let seen = Lock<[DessertDetailViewModel.State]>([model.state])
         client.onCall { seen.withLock { $0.append(model.state) } }
         await action()
         seen.withLock { $0.append(model.state) }

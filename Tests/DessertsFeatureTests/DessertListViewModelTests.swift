@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 @testable import DessertsFeature
@@ -10,7 +10,7 @@ struct DessertListViewModelTests {
     private func transitions(
         _ model: DessertListViewModel, _ client: FakeDessertsClient, _ action: () async -> Void
     ) async -> [DessertListViewModel.State] {
-        let seen = Mutex<[DessertListViewModel.State]>([model.state])
+        let seen = Lock<[DessertListViewModel.State]>([model.state])
         client.onCall { seen.withLock { $0.append(model.state) } }
         await action()
         seen.withLock { $0.append(model.state) }

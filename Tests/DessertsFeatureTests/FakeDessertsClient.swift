@@ -1,7 +1,7 @@
 import DessertsFeature
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 /// A `DessertsClient` for view-model tests: answers from queues the test fills, records the ids asked for, and
@@ -10,7 +10,7 @@ import Testing
 final class FakeDessertsClient: DessertsClient {
     private let lists: ResultQueue<[DessertSummary]>
     private let meals: ResultQueue<MealDetail?>
-    private let state = Mutex<(askedIDs: [String], onCall: (@MainActor @Sendable () -> Void)?, hold: Gate?)>(
+    private let state = Lock<(askedIDs: [String], onCall: (@MainActor @Sendable () -> Void)?, hold: Gate?)>(
         ([], nil, nil))
 
     init(lists: [Result<[DessertSummary], APIError>] = [], meals: [Result<MealDetail?, APIError>] = []) {

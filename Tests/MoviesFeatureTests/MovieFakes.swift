@@ -1,14 +1,14 @@
 import Foundation
+import Locking
 import MoviesFeature
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 /// A `MoviesClient` answering from a queue, recording every search; a search with nothing queued fails the test.
 final class FakeMoviesClient: MoviesClient {
     private let results: ResultQueue<[Movie]>
-    private let recorded = Mutex<[MovieSearch]>([])
+    private let recorded = Lock<[MovieSearch]>([])
 
     init(_ results: [Result<[Movie], APIError>] = []) {
         self.results = ResultQueue("FakeMoviesClient", results)
@@ -33,10 +33,10 @@ final class FakeMovieStore: MovieStore, AppStateStore {
         var saves = 0
     }
 
-    private let contents: Mutex<Contents>
+    private let contents: Lock<Contents>
 
     init(_ contents: Contents = Contents()) {
-        self.contents = Mutex(contents)
+        self.contents = Lock(contents)
     }
 
     var snapshot: Contents { contents.withLock { $0 } }

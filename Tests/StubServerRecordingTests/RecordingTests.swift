@@ -1,9 +1,9 @@
 import Foundation
+import Locking
 import NetworkingTestSupport
 import RawHTTPClient
 import StubServer
 import StubServerRecording
-import Synchronization
 import Testing
 
 /// Recording and proxying on loopback, with a second stub server standing in for the real API.
@@ -265,7 +265,7 @@ struct RecordingTests {
 
 /// Lines a recorder logged, from any thread.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Lock<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     func append(_ line: String) { lines.withLock { $0.append(line) } }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import Locking
 import RawHTTPClient
 import StubServer
 import StubServerTesting
-import Synchronization
 import Testing
 
 let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
@@ -100,7 +100,7 @@ struct StubServerStrictnessTests {
             let server = try StubServer.required()
             _ = try get("/a", from: server)
             _ = try get("/b", from: server)
-            let reported = Mutex<[String]>([])
+            let reported = Lock<[String]>([])
             withKnownIssue {
                 expectNoUnmatchedRequests()
             } matching: { issue in

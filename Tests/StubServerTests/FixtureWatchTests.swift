@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import NetworkingTestSupport
 import RawHTTPClient
 import Synchronization
@@ -15,7 +16,7 @@ struct FixtureWatchTests {
     @Test func editsAreServed_aBrokenEditKeepsTheLastGoodCatalog_andARepairComesBack() async throws {
         let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs(body: "one")])
         defer { fixtures.remove() }
-        let reports = Mutex<[ReloadReport]>([])
+        let reports = Lock<[ReloadReport]>([])
         let configuration = StubServer.Configuration(
             watchFixtures: true, onReload: { report in reports.withLock { $0.append(report) } })
         try await withStubServer(fixtures: fixtures.root, configuration: configuration) { server in

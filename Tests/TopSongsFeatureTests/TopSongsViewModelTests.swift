@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 
 @testable import TopSongsFeature
@@ -9,7 +9,7 @@ import Testing
 /// A `TopSongsClient` answering from a queue; an empty queue fails loudly.
 final class FakeTopSongsClient: TopSongsClient {
     private let results: ResultQueue<[Song]>
-    private let hold = Mutex<Gate?>(nil)
+    private let hold = Lock<Gate?>(nil)
 
     init(_ results: [Result<[Song], APIError>]) {
         self.results = ResultQueue("FakeTopSongsClient", results)

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Networking
 import NetworkingTestSupport
-import Synchronization
 import Testing
 import TrackSearchFeature
 
@@ -17,7 +17,7 @@ final class FakeTrackSearchClient: TrackSearchClient {
         var gate: Gate?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(_ answer: Answer? = nil) {
         state.withLock { $0.answer = answer }
