@@ -34,8 +34,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "Locking", swiftSettings: settings),
-        .systemLibrary(name: "CEpoll"),
-        .target(name: "HTTPEngine", dependencies: ["CEpoll", "Locking"], swiftSettings: settings),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "HTTPEngine", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
         .target(name: "StubServer", dependencies: ["HTTPEngine", "Locking"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(

@@ -25,7 +25,7 @@ mkdir -p "$out/crashes"
 
 # One module of the target's sources and its harness, so `package` and internal API are reachable.
 compile() {
-  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz -I Sources/CEpoll "$@" \
+  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz -I Sources/CLinux "$@" \
     >"$out/build.log" 2>&1; then
     grep -v "ld.gold: warning" "$out/build.log" >&2
     exit 1

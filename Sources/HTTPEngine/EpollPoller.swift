@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CEpoll
+    import CLinux
     import Glibc
 
     /// A `Poller` over Linux's epoll: the kernel keeps the registrations, a wait costs what is ready, not what is open.

@@ -2,12 +2,24 @@
 package struct HTTPResponse: Sendable, Equatable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
-    package var body: [UInt8]
+    /// The body; setting it drops `file`.
+    package var body: [UInt8] {
+        didSet { file = nil }
+    }
+    /// The same bytes as `body` in a file the kernel sends from, for a large body answered often; nil to write
+    /// `body` itself.
+    package var file: FileBody?
 
     package init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// An answer whose body is sent from `file`.
+    package init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), file: FileBody) {
+        self.init(status: status, headers: headers, body: file.bytes)
+        self.file = file
     }
 
     /// A JSON error answer, `{"error": message}`, with the error's status.

@@ -30,6 +30,13 @@ enum LoopThread {
             guard let context else { return nil }
             let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
             pthread_detach(pthread_self())
+            // `sendfile` takes no MSG_NOSIGNAL: should it ever write to a connection already known broken (the
+            // loop closes on the first error, so none was seen), the SIGPIPE stays pending on this thread, which
+            // never unblocks it, instead of ending the process; the call fails with EPIPE like any other send.
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
             body.run()
             return nil
         }

@@ -20,8 +20,13 @@
     }
     func posixShutdown(_ fd: Int32, _ how: Int32) -> Int32 { Darwin.shutdown(fd, how) }
     /// Writes the buffers in order with one `writev`; `SO_NOSIGPIPE` on the socket stands in for `MSG_NOSIGNAL`.
-    func posixSendVectors(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
+    func posixSendVectors(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32, more: Bool) -> Int {
         Darwin.writev(fd, vectors, count)
+    }
+    /// No `FileBody` is made here (it needs memfd): says so, and the caller sends the bytes.
+    func posixSendFile(_ socket: Int32, _ file: Int32, _ offset: Int, _ count: Int) -> Int {
+        errno = ENOSYS
+        return -1
     }
     func posixClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
     func posixRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {

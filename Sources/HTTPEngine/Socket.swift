@@ -97,12 +97,36 @@ struct Socket: Sendable, Hashable {
     /// Writes what the socket takes now from the buffers, in order, with one system call.
     /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
     /// - Throws: `SocketError` when the connection failed.
-    func send(_ vectors: [iovec]) throws -> Int {
+    /// - Parameter more: more follows at once (Linux: `MSG_MORE`), so a short head waits to share a segment.
+    func send(_ vectors: [iovec], more: Bool = false) throws -> Int {
         while true {
-            let count = vectors.withUnsafeBufferPointer { posixSendVectors(fd, $0.baseAddress, Int32($0.count)) }
+            let count = vectors.withUnsafeBufferPointer {
+                posixSendVectors(fd, $0.baseAddress, Int32($0.count), more: more)
+            }
             if count >= 0 { return count }
             if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
             if errno != EINTR { throw SocketError("sendmsg") }
+        }
+    }
+
+    /// Writes what the socket takes now of `file` from `offset`, by `sendfile` where the platform has it, else
+    /// from its bytes.
+    /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
+    /// - Throws: `SocketError` when the connection failed.
+    func send(_ file: FileBody, from offset: Int) throws -> Int {
+        while true {
+            let count = posixSendFile(fd, file.fd, offset, file.bytes.count - offset)
+            if count >= 0 { return count }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            if errno == EINTR { continue }
+            guard errno == EINVAL || errno == ENOSYS else { throw SocketError("sendfile") }
+            return try file.bytes.withUnsafeBytes { raw in
+                try send([
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset),
+                        iov_len: raw.count - offset)
+                ])
+            }
         }
     }
 

@@ -12,12 +12,15 @@ extension StubServer: HTTPResponder {
                     onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil)))
         }
         let forwarder = configuration.forwarder
-        let decision = state.withLock { $0.decide(request, forwarder: forwarder) }
+        let (decision, file) = state.withLock { state in
+            let decision = state.decide(request, forwarder: forwarder)
+            return (decision, state.bodyFile(for: decision))
+        }
         if case .forward = decision.outcome, let forwarder {
             forward(request, to: forwarder, promise: promise)
             return .later
         }
-        var reply = reply(for: decision, to: request)
+        var reply = reply(for: decision, to: request, file: file)
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
             fault: decision.fault)
@@ -60,7 +63,8 @@ extension StubServer: HTTPResponder {
         }
     }
 
-    private func reply(for decision: StubDecision, to request: HTTPRequest) -> Reply {
+    /// - Parameter file: the body in a file to send it from, for a large fixed body.
+    private func reply(for decision: StubDecision, to request: HTTPRequest, file: FileBody? = nil) -> Reply {
         switch decision.outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
             var headers = HTTPHeaders([
@@ -84,7 +88,8 @@ extension StubServer: HTTPResponder {
             } else {
                 for field in variant.headers { headers.add(field.name, field.value) }
             }
-            let response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
+            var response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
+            if let file, !variant.template { response.file = file }
             let delayMs = variant.delayMs + variant.firstByteDelayMs
             if variant.fault == nil, let pacing = variant.pacing {
                 let (pieces, chunked) = pacing.pieces(of: body)

@@ -1,6 +1,12 @@
+import HTTPEngine
+
 /// A server's mutable state: the catalog, the variant choices, sequence positions and the journal.
 struct StubState {
-    var catalog: StubCatalog
+    var catalog: StubCatalog {
+        didSet { bodyFiles = [:] }
+    }
+    /// Large fixed bodies in files the kernel sends from, made on first answer, per stub and variant name.
+    private var bodyFiles: [String: [String: FileBody]] = [:]
     /// The server-wide variant, nil for none.
     var serverVariant: String?
     /// Variants chosen at run time per stub name.
@@ -28,6 +34,22 @@ struct StubState {
         self.seed = seed
         self.chaos = chaos
         generator = SeededGenerator(seed: seed)
+    }
+
+    /// Bodies from this size up are sent from a file (`FileBody`): below it, copying is cheaper than a second call.
+    static let fileBodyMinimum = 16_384
+
+    /// The file to send the body of `decision`'s answer from: for a large body sent as it is (no template, no
+    /// pacing, no fault), made on first use; nil otherwise or where the platform has none.
+    mutating func bodyFile(for decision: StubDecision) -> FileBody? {
+        guard case .answer(let stub, let variant, let name, _, _) = decision.outcome, decision.fault == nil,
+            variant.fault == nil, !variant.template, variant.pacing == nil,
+            variant.body.count >= Self.fileBodyMinimum
+        else { return nil }
+        if let file = bodyFiles[stub]?[name] { return file }
+        let file = FileBody(variant.body)
+        bodyFiles[stub, default: [:]][name] = file
+        return file
     }
 
     /// Chooses the variant for one call: request header, per-stub choice, sequence, server-wide choice, `good`.

@@ -23,6 +23,12 @@ struct HTTPServerTests {
                 return .later
             case "/big":
                 return .now(Reply(.respond(HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 << 20)))))
+            case "/file":
+                // From a file where the platform has one, else the same bytes from memory.
+                let response =
+                    Self.fileBody.map { HTTPResponse(status: .ok, file: $0) }
+                    ?? HTTPResponse(status: .ok, body: Self.pattern)
+                return .now(Reply(.respond(response)))
             case "/stream":
                 let pieces = [
                     Reply.BodyPiece(Array("abc".utf8), pauseMs: 0), Reply.BodyPiece(Array("de".utf8), pauseMs: 20),
@@ -32,6 +38,11 @@ struct HTTPServerTests {
                 return .now(Reply(.respond(HTTPResponse(status: .ok, body: Array(request.path.utf8)))))
             }
         }
+
+        /// 3 MB that show any byte out of place: more than the socket takes at once, so `sendfile` goes on from
+        /// an offset.
+        static let pattern: [UInt8] = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        static let fileBody = FileBody(pattern)
 
         /// The next parked request's promise, or a failure after `seconds`.
         func nextParked(within seconds: Int = 5) async throws -> ReplyPromise {
@@ -80,6 +91,16 @@ struct HTTPServerTests {
         while !condition() {
             guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
             try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// One request on a new connection, its answer read on a thread of its own.
+    private func exchange(_ server: HTTPServer, _ request: String) async throws -> RawResponse {
+        let port = server.port
+        return try await blocking {
+            let client = try RawHTTPClient(port: port)
+            try client.send(request)
+            return try client.readResponse()
         }
     }
 
@@ -193,6 +214,45 @@ struct HTTPServerTests {
             }
             #expect(answers == (0..<1_000).map { "/\($0)" })
             #expect(open == 1_000, "every connection kept alive")
+        }
+    }
+
+    @Test func aFileBody_arrivesWholeAndInOrder_betweenPipelinedAnswers() async throws {
+        #if os(Linux)
+            #expect(TestResponder.fileBody != nil, "Linux sends large bodies from memory files")
+        #endif
+        try await withServer { server, _ in
+            let port = server.port
+            let answers = try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send(
+                    get("/a") + get("/file") + "HEAD /file HTTP/1.1\r\nHost: t\r\n\r\n" + get("/b") + get("/file"))
+                return [
+                    try client.readResponse(), try client.readResponse(), try client.readResponse(head: true),
+                    try client.readResponse(), try client.readResponse(),
+                ]
+            }
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
+            #expect(answers[0].text == "/a")
+            #expect(answers[1].body == TestResponder.pattern)
+            #expect(answers[2].header("Content-Length") == "3000000")
+            #expect(answers[2].body.isEmpty)
+            #expect(answers[3].text == "/b")
+            #expect(answers[4].body == TestResponder.pattern)
+        }
+    }
+
+    @Test func aClientThatResetsDuringFileBodies_isForgotten_andTheServerGoesOn() async throws {
+        try await withServer { server, _ in
+            let port = server.port
+            try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send(String(repeating: get("/file"), count: 8))
+                _ = try client.readResponse(head: true)
+                client.reset()
+            }
+            try await waitUntil("the connection to close") { server.openConnections == 0 }
+            #expect(try await exchange(server, get("/after")).text == "/after")
         }
     }
 

@@ -279,3 +279,45 @@ struct ServerHTTPTests {
         }
     }
 }
+
+/// Large fixed bodies go out from memory files (`FileBody`, Linux): same bytes as from memory, every time.
+struct LargeBodyTests {
+    static let stubs = """
+        {"stubs": [
+          {"name": "big", "request": {"path": "/big"},
+           "variants": {"good": {"bodyFile": "big.txt"}, "bad": {"body": "{"}, "nil": {"body": ""}}},
+          {"name": "templated", "request": {"path": "/t"},
+           "variants": {"good": {"bodyFile": "templated.txt", "template": true}, "bad": {"body": "{"},
+                        "nil": {"body": ""}}}
+        ]}
+        """
+
+    @Test func largeFixedBodies_areSentWhole_andAReloadSendsTheNewOnes() async throws {
+        let first = String(repeating: "0123456789abcdef", count: 4_096)
+        let second = String(repeating: "fedcba9876543210", count: 5_000)
+        #expect(first.utf8.count >= StubState.fileBodyMinimum)
+        let fixtures = try TemporaryFixtures([
+            "api/stubs.json": Self.stubs, "api/big.txt": first, "api/templated.txt": first + "{{query.q}}",
+        ])
+        defer { fixtures.remove() }
+        try await withStubServer(fixtures: fixtures.root) { server in
+            for _ in 0..<3 {
+                #expect(try await exchange(server, get("/big")).text == first)
+            }
+            let head = try await blocking { [port = server.port] in
+                let client = try RawHTTPClient(port: port)
+                try client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n" + get("/big"))
+                return (try client.readResponse(head: true), try client.readResponse())
+            }
+            #expect(head.0.header("Content-Length") == "\(first.utf8.count)")
+            #expect(head.0.body.isEmpty)
+            #expect(head.1.text == first, "the answer after a HEAD starts where the HEAD ended")
+            #expect(try await exchange(server, get("/t?q=rendered")).text == first + "rendered")
+            #expect(try await exchange(server, get("/t?q=again")).text == first + "again", "templates never cached")
+
+            try fixtures.write("api/big.txt", second)
+            try server.reload()
+            #expect(try await exchange(server, get("/big")).text == second)
+        }
+    }
+}
