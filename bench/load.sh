@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load you can reproduce from a clone: throughput and p99 at 16, 256 and 1,000 connections, start-up time and
 # peak RSS of `stub-server serve --file`, side by side with nginx when it is installed; and, with --soak N, N
-# minutes at 64 connections while another client flips variants and reloads, with RSS sampled every 10 s.
+# minutes at 64 connections while another client flips variants and reloads, with RSS sampled every 10 s; the soak
+# fails (exit 1) on any wrk error or non-2xx answer, a failed admin call, or RSS more than 10% apart after warm-up.
 #
 #   bench/load.sh                  # needs wrk (Debian: apt-get install wrk); nginx optional
 #   bench/load.sh --soak 10        # add a 10-minute soak
@@ -107,10 +108,11 @@ if [ "$soak_minutes" -gt 0 ]; then
   base=$(cat "$tmp/ready-soak")
   wrk -t2 -c64 -d"${soak_minutes}m" "$base/api/v1/us/apple-music/top-albums/all/100/explicit.json" >"$tmp/soak.wrk" 2>&1 &
   load=$!
+  : >"$tmp/soak.admin-failures"
   (while kill -0 "$load" 2>/dev/null; do
-    curl -s -o /dev/null -X PUT -d bad "$base/__stub/stubs/top-albums/variant"
-    curl -s -o /dev/null -X DELETE "$base/__stub/stubs/top-albums/variant"
-    curl -s -o /dev/null -X POST "$base/__stub/reload"
+    curl -sf -o /dev/null -X PUT -d bad "$base/__stub/stubs/top-albums/variant" || echo "flip to bad" >>"$tmp/soak.admin-failures"
+    curl -sf -o /dev/null -X DELETE "$base/__stub/stubs/top-albums/variant" || echo "flip back" >>"$tmp/soak.admin-failures"
+    curl -sf -o /dev/null -X POST "$base/__stub/reload" || echo "reload" >>"$tmp/soak.admin-failures"
     sleep 1
   done) &
   flipper=$!; pids+=("$flipper")
@@ -124,8 +126,26 @@ if [ "$soak_minutes" -gt 0 ]; then
   echo "Soak: ${soak_minutes} min at 64 connections with variant flips and reloads every second:"
   echo "- $(awk '/Requests\/sec/ {print $2}' "$tmp/soak.wrk") req/s; $(grep -E 'Socket errors|Non-2xx' "$tmp/soak.wrk" || echo 'no errors')"
   echo "- RSS every 10 s (MB): ${samples[*]}"
+  # Pass: no wrk socket error or non-2xx answer, every admin call answered 2xx, and RSS after the first 30 s
+  # (the warm-up) within 10% of its lowest sample.
+  failures=()
+  if grep -qE 'Socket errors|Non-2xx' "$tmp/soak.wrk"; then failures+=("wrk saw errors"); fi
+  if [ -s "$tmp/soak.admin-failures" ]; then
+    failures+=("$(wc -l <"$tmp/soak.admin-failures") admin calls failed ($(sort -u "$tmp/soak.admin-failures" | paste -sd, -))")
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then failures+=("the server exited"); fi
   after=("${samples[@]:3}")
   if [ ${#after[@]} -gt 0 ]; then
-    printf '%s\n' "${after[@]}" | awk '{if (min=="" || $1<min) min=$1; if ($1>max) max=$1} END {printf "- after warm-up: min %.1f, max %.1f MB (%.1f%% apart)\n", min, max, (max-min)*100/min}'
+    spread=$(printf '%s\n' "${after[@]}" | awk '{if (min=="" || $1<min) min=$1; if ($1>max) max=$1} END {printf "%.1f %.1f %.1f", min, max, (max-min)*100/min}')
+    read -r low high apart <<<"$spread"
+    echo "- after warm-up: min $low, max $high MB ($apart% apart)"
+    if awk -v apart="$apart" 'BEGIN {exit !(apart > 10)}'; then failures+=("RSS grew $apart% after warm-up"); fi
+  else
+    failures+=("too short to judge RSS: soak at least 1 minute")
   fi
+  if [ ${#failures[@]} -gt 0 ]; then
+    printf 'soak: FAILED: %s\n' "${failures[@]}" >&2
+    exit 1
+  fi
+  echo "soak: passed (no errors, RSS flat within 10% after warm-up)"
 fi
