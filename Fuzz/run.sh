@@ -9,7 +9,8 @@
 # (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
 # (Sources/StubServer's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
-# albums, desserts, meal and track-search JSON decoders; same dictionary). Seeds live
+# albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
+# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog feature-decoders); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer); fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
@@ -60,18 +61,31 @@ build() {
       compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine -lLocking Sources/StubServer/*.swift \
         "$harness"/*.swift -o "$out/$target"
       ;;
+    har-importer)
+      # The engine, the stub logic and XMLPath as static libraries; the harness inside StubServerRecording.
+      locking
+      compile -module-name HTTPEngine -I "$out/modules" -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
+        -emit-library -static Sources/HTTPEngine/*.swift -o "$out/libHTTPEngine.a"
+      compile -module-name StubServer -I "$out/modules" -emit-module -emit-module-path "$out/modules/StubServer.swiftmodule" \
+        -emit-library -static Sources/StubServer/*.swift -o "$out/libStubServer.a"
+      compile -module-name XMLPath -emit-module -emit-module-path "$out/modules/XMLPath.swiftmodule" \
+        -emit-library -static Sources/XMLPath/*.swift -o "$out/libXMLPath.a"
+      compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lHTTPEngine -lXMLPath \
+        -lLocking Sources/StubServerRecording/*.swift Fuzz/HARImporter/*.swift -o "$out/$target"
+      ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
       mkdir -p "$out/modules" "$out/lib"
       local module
       local libraries=()
-      for module in Locking Networking Playback ImageCache AlbumsFeature DessertsFeature TrackSearchFeature; do
+      for module in Locking Networking Playback ImageCache Persistence AlbumsFeature DessertsFeature \
+        TrackSearchFeature MoviesFeature; do
         compile -module-name "$module" -enable-testing -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
-          -I "$out/modules" -L "$out/lib" "${libraries[@]}" -emit-library Sources/"$module"/*.swift \
+          -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" -emit-library Sources/"$module"/*.swift \
           -o "$out/lib/lib$module.so"
         libraries+=("-l$module")
       done
-      compile -module-name FeatureDecodersFuzzer -I "$out/modules" -L "$out/lib" "${libraries[@]}" \
+      compile -module-name FeatureDecodersFuzzer -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" \
         -Xlinker -rpath -Xlinker "$PWD/$out/lib" Fuzz/FeatureDecoders/*.swift -o "$out/$target"
       ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
@@ -83,6 +97,7 @@ dictionary() {
     request-decoder) echo Fuzz/http.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
+    har-importer) echo Fuzz/har.dict ;;
   esac
 }
 

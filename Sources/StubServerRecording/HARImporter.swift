@@ -80,7 +80,9 @@ public struct HARImporter: Sendable {
         let response = try object(entry["response"], at: "\(path).response")
         let method = try string(request["method"], at: "\(path).request.method")
         let urlText = try string(request["url"], at: "\(path).request.url")
-        guard let components = URLComponents(string: urlText), let host = components.host, !components.path.isEmpty
+        // A host that is there and not empty: `https://user@/path` parses with the host "" (found by fuzzing).
+        guard let components = URLComponents(string: urlText), let host = components.host, !host.isEmpty,
+            ["http", "https"].contains(components.scheme?.lowercased() ?? ""), !components.path.isEmpty
         else {
             throw HARError(keyPath: "\(path).request.url", message: "not an absolute http(s) URL: \(urlText)")
         }

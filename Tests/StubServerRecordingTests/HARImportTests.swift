@@ -84,6 +84,15 @@ struct HARImportTests {
             "log.entries[0].request.url: not an absolute http(s) URL: /relative"
         ),
         (
+            // Found by the har-importer fuzzer: a user and no host parses with the host "".
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://itunes.apple.co@/search"}, "response": {"status": 200, "content": {}}}]}}"#,
+            "log.entries[0].request.url: not an absolute http(s) URL: https://itunes.apple.co@/search"
+        ),
+        (
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "ftp://a/x"}, "response": {"status": 200, "content": {}}}]}}"#,
+            "log.entries[0].request.url: not an absolute http(s) URL: ftp://a/x"
+        ),
+        (
             #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a/x"}, "response": {"status": 200, "content": {"text": "%%%", "encoding": "base64"}}}]}}"#,
             "log.entries[0].response.content.text: not valid base64"
         ),
