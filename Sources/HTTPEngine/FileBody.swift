@@ -38,6 +38,12 @@ package final class FileBody: Sendable, Equatable {
         #endif
     }
 
+    /// Takes `fd` as the file of `bytes`; the body closes it. Tests use a descriptor `sendfile` cannot read.
+    init(bytes: [UInt8], adopting fd: Int32) {
+        self.bytes = bytes
+        self.fd = fd
+    }
+
     deinit {
         _ = posixClose(fd)
     }

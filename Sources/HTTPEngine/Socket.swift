@@ -109,8 +109,8 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Writes what the socket takes now of `file` from `offset`, by `sendfile` where the platform has it, else
-    /// from its bytes.
+    /// Writes what the socket takes now of `file` from `offset`, by `sendfile` where the platform has it and the
+    /// file allows it, else from its bytes.
     /// - Returns: the number of bytes written, 0 when the socket cannot take more yet.
     /// - Throws: `SocketError` when the connection failed.
     func send(_ file: FileBody, from offset: Int) throws -> Int {
@@ -119,7 +119,8 @@ struct Socket: Sendable, Hashable {
             if count >= 0 { return count }
             if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
             if errno == EINTR { continue }
-            guard errno == EINVAL || errno == ENOSYS else { throw SocketError("sendfile") }
+            // Any other failure: the bytes themselves. A broken connection then fails in `sendmsg` as always;
+            // a file `sendfile` cannot read (EINVAL, ESPIPE, ENOSYS off Linux) still gets its answer out.
             return try file.bytes.withUnsafeBytes { raw in
                 try send([
                     iovec(

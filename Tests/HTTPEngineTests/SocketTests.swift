@@ -43,6 +43,44 @@ struct SocketTests {
     }
 }
 
+struct FileBodyTests {
+    @Test func bodies_areEqualByTheirBytes() throws {
+        let bytes = Array("large enough".utf8)
+        #if os(Linux)
+            let one = try #require(FileBody(bytes))
+            #expect(one == one)
+            #expect(one == FileBody(bytes))
+            #expect(one != FileBody(bytes + [0]))
+        #else
+            #expect(FileBody(bytes) == nil, "memory files are Linux's")
+        #endif
+    }
+
+    @Test func aFileSendfileCannotRead_isSentFromItsBytes() throws {
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        close(pipeEnds[1])
+        let bytes = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let file = FileBody(bytes: bytes, adopting: pipeEnds[0])  // sendfile(2) from a pipe: EINVAL
+        var ends: [Int32] = [0, 0]
+        #if canImport(Glibc)
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        #else
+            try #require(socketpair(AF_UNIX, SOCK_STREAM, 0, &ends) == 0)
+        #endif
+        let socket = Socket(fd: ends[0])
+        defer {
+            socket.close()
+            close(ends[1])
+        }
+        let written = try socket.send(file, from: 1_000)
+        #expect(written == 4_000)
+        var received = [UInt8](repeating: 0, count: 4_000)
+        #expect(read(ends[1], &received, 4_000) == 4_000)
+        #expect(received == Array(bytes[1_000...]))
+    }
+}
+
 struct OpenFileLimitTests {
     @Test(
         arguments: [
