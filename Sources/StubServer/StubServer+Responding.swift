@@ -89,7 +89,7 @@ extension StubServer: HTTPResponder {
                 for field in variant.headers { headers.add(field.name, field.value) }
             }
             var response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
-            if let file, !variant.template { response.file = file }
+            response.file = file
             let delayMs = variant.delayMs + variant.firstByteDelayMs
             if variant.fault == nil, let pacing = variant.pacing {
                 let (pieces, chunked) = pacing.pieces(of: body)

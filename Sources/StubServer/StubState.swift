@@ -5,8 +5,9 @@ struct StubState {
     var catalog: StubCatalog {
         didSet { bodyFiles = [:] }
     }
-    /// Large fixed bodies in files the kernel sends from, made on first answer, per stub and variant name.
-    private var bodyFiles: [String: [String: FileBody]] = [:]
+    /// Large fixed bodies in files the kernel sends from, made on first answer, per stub and variant name; nil
+    /// where none could be made (not Linux, or no descriptor left), so that is tried once, not per answer.
+    private var bodyFiles: [String: [String: FileBody?]] = [:]
     /// The server-wide variant, nil for none.
     var serverVariant: String?
     /// Variants chosen at run time per stub name.
@@ -46,9 +47,9 @@ struct StubState {
             variant.fault == nil, !variant.template, variant.pacing == nil,
             variant.body.count >= Self.fileBodyMinimum
         else { return nil }
-        if let file = bodyFiles[stub]?[name] { return file }
+        if let made = bodyFiles[stub]?[name] { return made }
         let file = FileBody(variant.body)
-        bodyFiles[stub, default: [:]][name] = file
+        bodyFiles[stub, default: [:]][name] = .some(file)
         return file
     }
 

@@ -13,20 +13,17 @@
     import Synchronization
 #endif
 
+#if USE_MUTEX
+    typealias TestedLock<Value> = Mutex<Value>
+#elseif USE_LOCK
+    typealias TestedLock<Value> = Lock<Value>
+#endif
+
 /// An array shared by two threads, behind the lock under test.
 final class Shared: @unchecked Sendable {
     // @unchecked: in the unprotected build the race is the point; the other builds lock every access.
-    #if USE_MUTEX
-        let lock = Mutex<[Int]>([])
-        func append(_ value: Int, holdingFor microseconds: UInt32 = 0) {
-            lock.withLock {
-                usleep(microseconds)
-                $0.append(value)
-            }
-        }
-        var count: Int { lock.withLock { $0.count } }
-    #elseif USE_LOCK
-        let lock = Lock<[Int]>([])
+    #if USE_MUTEX || USE_LOCK
+        let lock = TestedLock<[Int]>([])
         func append(_ value: Int, holdingFor microseconds: UInt32 = 0) {
             lock.withLock {
                 usleep(microseconds)
