@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes request log lines to stdout in batches, so that logging costs the server one `write` per batch
 /// rather than one per request: `flush` runs every 50 ms, and `append` flushes once 32 KB are waiting.
@@ -24,7 +29,7 @@ public final class LogWriter: Sendable {
             defer { bytes.removeAll(keepingCapacity: true) }
             return bytes
         }
-        if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
+        if !bytes.isEmpty { Output.write(bytes, to: STDOUT_FILENO) }
     }
 
     /// Flushes every 50 ms until the returned timer is cancelled.

@@ -1,12 +1,38 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes whole lines to stdout and stderr, flushed, from any thread.
 public enum Output {
     public static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(Array((text + "\n").utf8), to: STDOUT_FILENO)
     }
 
     public static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(Array((text + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `bytes` to `descriptor` (one `write` unless the pipe takes them in parts); stops quietly when
+    /// the reader has gone, as a closed terminal is no reason to stop serving.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                    let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                    let written = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 }

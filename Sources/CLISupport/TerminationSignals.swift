@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Catches SIGINT and SIGTERM from the moment it is made, so that a signal that arrives before anyone waits is
 /// not lost (nor left to kill the process), and hands the first one to `wait()`.

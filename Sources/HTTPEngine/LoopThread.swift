@@ -4,9 +4,11 @@
     import Darwin
 #endif
 
-/// Starts a detached POSIX thread: the engine needs one thread and no more of Foundation than that.
-enum LoopThread {
-    static func start(_ body: @escaping @Sendable () -> Void) {
+/// Starts a detached POSIX thread: the engine (and the fixture watcher) need one thread each and no more of
+/// Foundation than that. The thread blocks SIGPIPE.
+public enum LoopThread {
+    /// Runs `body` on a new detached thread.
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
         #if canImport(Glibc)
             var thread = pthread_t()

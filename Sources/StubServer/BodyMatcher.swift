@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a stub matches a request's body: every condition must hold.
 public struct BodyMatcher: Sendable, Equatable {

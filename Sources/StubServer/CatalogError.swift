@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a fixture catalog could not be loaded: every problem found, not just the first.
 public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,11 @@
-import Foundation
+import HTTPEngine
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -32,10 +38,10 @@ final class FixtureWatcher: Sendable {
         let (stopRead, rootPath) = (stopPipe.read, self.root.path)
         let milliseconds = Int32(
             debounce.components.seconds * 1000 + debounce.components.attoseconds / 1_000_000_000_000_000)
-        Thread {
+        LoopThread.start {
             Self.run(source, stopFD: stopRead, root: rootPath, debounceMs: milliseconds, onChange: onChange)
             close(stopRead)
-        }.start()
+        }
     }
 
     deinit {
@@ -68,7 +74,7 @@ final class FixtureWatcher: Sendable {
             if fds[1].revents != 0 { break }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let changed = source.drain().filter { path in
-                    let name = (path as NSString).lastPathComponent
+                    let name = path.split(separator: "/").last ?? ""
                     return !name.hasPrefix(".") && !name.hasSuffix("~")
                 }
                 if !changed.isEmpty {
@@ -118,9 +124,7 @@ final class FixtureWatcher: Sendable {
             folders[descriptor] = folder
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             for name in entries where !name.hasPrefix(".") {
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isFolder), isFolder.boolValue
-                {
+                if FileManager.default.isFolder(atPath: path + "/" + name) {
                     try? watchTree(folder.isEmpty ? name : folder + "/" + name)
                 }
             }

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension HTTPResponse {
     /// A JSON answer made from an `Encodable` value, pretty-printed with sorted keys.

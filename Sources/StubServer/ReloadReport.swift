@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the last reload of a server's fixtures folder did: when, what changed, and what it serves now.
 public struct ReloadReport: Sendable, Equatable, Codable {

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One request the server received, with what answered it.
 public struct JournalEntry: Sendable, Equatable, Codable {
@@ -132,7 +137,7 @@ extension JournalQuery: CustomStringConvertible {
         var text = "\(method ?? "any method") \(path ?? "any path")"
         if !query.isEmpty {
             let items = query.keys.sorted().map { name in
-                "\(name)=\(query[name]?.replacingOccurrences(of: " ", with: "+") ?? "")"
+                "\(name)=\(query[name]?.replacing(" ", with: "+") ?? "")"
             }
             text += "?" + items.joined(separator: "&")
         }

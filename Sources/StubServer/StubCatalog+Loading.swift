@@ -1,12 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension StubCatalog {
     /// Loads every `*/stubs.json` under `root` with its body files, and validates them.
     /// - Throws: `CatalogError` listing every problem, each with its file and key path.
     public static func load(from root: URL) throws(CatalogError) -> StubCatalog {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.isFolder(atPath: root.path) else {
             throw CatalogError(
                 root: root,
                 problems: [

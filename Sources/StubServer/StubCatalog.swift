@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A validated set of stubs, loaded from a `MockData`-style folder or built in code.
 public struct StubCatalog: Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads one API folder's `stubs.json`, collecting every problem with its key path instead of stopping at the first.
 struct StubFileReader {
@@ -273,8 +278,7 @@ struct StubFileReader {
             report(path, "\(name) is outside the fixtures folder")
             return nil
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: url.path), !FileManager.default.isFolder(atPath: url.path) else {
             report(path, "no such file \(name)")
             return nil
         }
@@ -292,8 +296,7 @@ struct StubFileReader {
 
     private static func describe(_ error: any Error) -> String {
         guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-        return underlying ?? context.debugDescription
+        return context.underlyingError.map { "\(context.debugDescription) \($0)" } ?? context.debugDescription
     }
 
     /// The key path of `key` under `path`: `path.key` for a plain key (letters, digits, `_`, `-`), else

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension StubServer {
     /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
@@ -172,7 +177,7 @@ extension StubServer {
         {
             return name
         }
-        let text = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: request.body, as: UTF8.self).trimmingWhitespace()
         guard !text.isEmpty, !text.hasPrefix("{") else {
             throw .valueMissing(key)
         }

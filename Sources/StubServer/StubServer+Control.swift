@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension StubServer {
     /// The catalog being served.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension StubServer {
     /// Why the journal does not hold exactly `count` requests matching `query`, or nil when it does.

@@ -1,6 +1,11 @@
-import Foundation
 import HTTPEngine
 import Locking
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An HTTP/1.1 server on loopback that answers requests from a fixture catalog.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fills placeholders in a variant's body and header values from the request, escaping what it inserts.
 ///
@@ -64,7 +69,7 @@ struct Template {
             let nameStart = index + (raw ? 3 : 2)
             let closing = raw ? 3 : 2
             guard let end = Self.firstRun(of: close, count: closing, in: bytes, from: nameStart) else { break }
-            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self).trimmingWhitespace()
             if let value = value(of: name) {
                 if output.isEmpty { output.reserveCapacity(bytes.count + 256) }
                 output.append(contentsOf: bytes[copied..<index])
@@ -135,10 +140,7 @@ struct Template {
 
     /// `2026-11-23T09:41:00Z`.
     static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle())
     }
 
     /// Whether `host` is a `host[:port]` worth building a URL from: a name of letters, digits, `.`, `-`, `_`, `~`,

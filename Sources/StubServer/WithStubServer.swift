@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs `body` with a server serving `fixtures` on an ephemeral loopback port, and stops it afterwards, also
 /// when `body` throws.
@@ -47,9 +51,7 @@ extension StubCatalog {
         var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
-            {
+            if FileManager.default.isFolder(atPath: candidate.path) {
                 return candidate
             }
             directory.deleteLastPathComponent()

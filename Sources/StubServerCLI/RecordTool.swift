@@ -1,5 +1,10 @@
 import CLISupport
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -23,8 +28,7 @@ enum RecordTool {
 
     /// Replaces this process with the sibling executable; returns 1 with a message only when it cannot.
     static func exec(_ arguments: [String]) -> Int32 {
-        let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .resolvingSymlinksInPath().deletingLastPathComponent()
+        let directory = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath().deletingLastPathComponent()
         let sibling = directory.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: sibling) else {
             Output.error(
@@ -36,5 +40,18 @@ enum RecordTool {
         execv(sibling, argv)
         Output.error("stub-server: cannot run \(sibling): \(String(cString: strerror(errno)))")
         return 1
+    }
+
+    /// The running executable's path: from the kernel where it says, else `argv[0]`.
+    private static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        #if canImport(Glibc)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 { return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #elseif canImport(Darwin)
+            var size = UInt32(buffer.count)
+            if _NSGetExecutablePath(&buffer, &size) == 0 { return String(cString: buffer) }
+        #endif
+        return CommandLine.arguments[0]
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import StubServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The routes of a catalog as an aligned text table.
 enum RouteTable {
@@ -17,7 +22,8 @@ enum RouteTable {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count))
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,8 +1,13 @@
 import CLISupport
 import Dispatch
-import Foundation
 import HTTPEngine
 import StubServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `stub-server serve`: serves a fixtures folder (or one file) until SIGINT or SIGTERM.
 struct ServeCommand {
@@ -63,7 +68,7 @@ struct ServeCommand {
                 try Data((server.baseURL.absoluteString + "\n").utf8).write(
                     to: URL(fileURLWithPath: readyFile), options: .atomic)
             } catch {
-                Output.error("stub-server: cannot write the ready file '\(readyFile)': \(error.localizedDescription)")
+                Output.error("stub-server: cannot write the ready file '\(readyFile)': \(error)")
                 await server.stop()
                 return 1
             }

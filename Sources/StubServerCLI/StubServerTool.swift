@@ -1,6 +1,11 @@
 import CLISupport
-import Foundation
 import StubServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `stub-server` command: parses arguments, runs the command, returns the exit code.
 enum StubServerTool {
@@ -44,8 +49,7 @@ enum StubServerTool {
 
     /// Loads a folder, printing what is wrong to stderr on failure.
     static func load(_ folder: String) -> StubCatalog? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard (try? FileManager.default.contentsOfDirectory(atPath: folder)) != nil else {
             Output.error(
                 "stub-server: fixtures folder '\(folder)' does not exist (run from the package root, or pass --fixtures DIR)"
             )

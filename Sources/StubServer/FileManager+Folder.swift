@@ -1,0 +1,18 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension FileManager {
+    /// Whether `path` names an existing folder (after following symbolic links).
+    func isFolder(atPath path: String) -> Bool {
+        #if canImport(Darwin)
+            var isDirectory: ObjCBool = false
+            return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        #else
+            var isDirectory = false
+            return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
+        #endif
+    }
+}
