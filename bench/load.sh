@@ -7,6 +7,7 @@
 #   bench/load.sh                  # needs wrk (Debian: apt-get install wrk); nginx optional
 #   bench/load.sh --soak 10        # add a 10-minute soak
 #   DURATION=10 RUNS=3 bench/load.sh
+#   LEAN=0 bench/load.sh           # skip the static binary's row (on Linux it is built and measured too)
 #
 # Prints a markdown table. Medians of RUNS wrk runs (default 3) of DURATION seconds (default 5), after a 2 s
 # warm-up. On a 2-CPU machine wrk and the server share the CPUs: compare rows of one run, not across runs.
@@ -29,17 +30,23 @@ trap cleanup EXIT
 command -v wrk >/dev/null || { echo "bench/load.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
 swift build -c release --product stub-server >&2
 server=.build/release/stub-server
+# The lean build (README, "One static binary"): Linux only, where the toolchain links a static executable.
+lean=""
+if [ "$(uname)" = Linux ] && [ "${LEAN:-1}" = 1 ]; then
+  swift build -c release --product stub-server -Xswiftc -static-executable --scratch-path .build/lean >&2
+  lean=.build/lean/release/stub-server
+fi
 
 now_ms() { date +%s%3N; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 peak_rss_mb() { awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$1/status"; }
 
-# Starts ours; sets pid and url. Start-up = spawn to the ready file (written once the server accepts).
+# Starts ours (the binary $1); sets pid and url. Start-up = spawn to the ready file (written once it accepts).
 start_ours() {
   rm -f "$tmp/ready"
   local began
   began=$(now_ms)
-  "$server" serve --file "$fixture" --port 0 --ready-file "$tmp/ready" >"$tmp/ours.log" 2>&1 &
+  "$1" serve --file "$fixture" --port 0 --ready-file "$tmp/ready" >"$tmp/ours.log" 2>&1 &
   pid=$!
   while [ ! -s "$tmp/ready" ]; do sleep 0.001; done
   started_ms=$(($(now_ms) - began))
@@ -96,7 +103,10 @@ echo "Fixture: $fixture ($(wc -c <"$fixture") bytes); wrk -t2 -d${duration}s, me
 echo
 echo "| server | start ms | req/s @16 | p99 ms @16 | errors @16 | req/s @256 | p99 ms @256 | errors @256 | req/s @1000 | p99 ms @1000 | errors @1000 | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-start_ours; pids+=("$pid"); report "stub-server"; kill "$pid"; wait "$pid" 2>/dev/null || true
+start_ours "$server"; pids+=("$pid"); report "stub-server"; kill "$pid"; wait "$pid" 2>/dev/null || true
+if [ -n "$lean" ]; then
+  start_ours "$lean"; pids+=("$pid"); report "stub-server (static)"; kill "$pid"; wait "$pid" 2>/dev/null || true
+fi
 if command -v nginx >/dev/null; then
   start_nginx; pids+=("$pid"); report "nginx"; kill "$pid"; wait "$pid" 2>/dev/null || true
 fi
