@@ -10,6 +10,7 @@ import CLISupport
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+    import MachO  // _NSGetExecutablePath
 #endif
 
 /// `stub-server record`, `import har`, `drift` and `serve --proxy` run in a sibling executable, `stub-server-record`, the way
