@@ -39,7 +39,14 @@ fi
 
 now_ms() { date +%s%3N; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-peak_rss_mb() { awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$1/status"; }
+# Summed over the process and its children (nginx's master and worker), as the peer rig sums the tree.
+peak_rss_mb() {
+  local total=0 child
+  for child in "$1" $(pgrep -P "$1" || true); do
+    total=$((total + $(awk '/VmHWM/ {print $2}' "/proc/$child/status" 2>/dev/null || echo 0)))
+  done
+  awk -v kb="$total" 'BEGIN {printf "%.1f", kb / 1024}'
+}
 
 # Starts ours (the binary $1); sets pid and url. Start-up = spawn to the ready file (written once it accepts).
 start_ours() {
