@@ -141,7 +141,9 @@ let package = Package(
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI", "StubServerRecordCLI", "StubServer",
+                "CLISupport", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
+                "StubServerRecordCLI",
+                "StubServer",
             ],
             swiftSettings: settings
         ),

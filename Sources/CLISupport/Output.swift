@@ -15,7 +15,7 @@ public enum Output {
     }
 
     /// Writes all of `bytes` to `descriptor` (one `write` unless the pipe takes them in parts); stops quietly when
-    /// the reader has gone, as a closed terminal is no reason to stop serving.
+    /// the reader has gone or stays full for a second, as a closed terminal is no reason to stop serving.
     static func write(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -29,6 +29,10 @@ public enum Output {
                     offset += written
                 } else if written < 0 && errno == EINTR {
                     continue
+                } else if written < 0 && errno == EAGAIN {
+                    // A non-blocking stdout that is full: wait up to a second for the reader, then drop the line.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    if poll(&ready, 1, 1000) <= 0 { return }
                 } else {
                     return
                 }
