@@ -81,40 +81,49 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCacheTests",
-            dependencies: ["ImageCache", "NetworkingTestSupport", "StubServer"],
+            dependencies: ["ImageCache", "Networking", "NetworkingTestSupport", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "AlbumsFeatureTests",
-            dependencies: ["Locking", "AlbumsFeature", "NetworkingTestSupport"],
+            dependencies: ["Locking", "AlbumsFeature", "ImageCache", "Networking", "NetworkingTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
-            name: "DessertsFeatureTests", dependencies: ["Locking", "DessertsFeature"], swiftSettings: settings),
+            name: "DessertsFeatureTests",
+            dependencies: ["Locking", "DessertsFeature", "Networking", "NetworkingTestSupport"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "TrackSearchFeatureTests",
             dependencies: [
-                "Locking", "TrackSearchFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport",
+                "Locking", "TrackSearchFeature", "Networking", "NetworkingTestSupport", "Playback",
+                "PlaybackTestSupport",
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "TopSongsFeatureTests",
-            dependencies: ["Locking", "TopSongsFeature", "NetworkingTestSupport", "Playback", "PlaybackTestSupport"],
+            dependencies: [
+                "Locking", "TopSongsFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport",
+                "XMLPath",
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "XMLPathTests", dependencies: ["XMLPath"], swiftSettings: settings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(
-            name: "MoviesFeatureTests", dependencies: ["Locking", "MoviesFeature", "Persistence"],
-            swiftSettings: settings),
+            name: "MoviesFeatureTests",
+            dependencies: ["Locking", "MoviesFeature", "Networking", "NetworkingTestSupport", "Persistence"],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking",
                 "NetworkingTestSupport",
-                "PlaybackTestSupport", "StubServer", "StubServerTesting", "TopSongsFeature", "TrackSearchFeature",
+                "Playback", "PlaybackTestSupport", "StubServer", "StubServerTesting", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),
@@ -135,7 +144,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",
-            dependencies: ["StubServer", "StubServerXCTest"],
+            dependencies: ["RawHTTPClient", "StubServer", "StubServerXCTest"],
             swiftSettings: settings
         ),
         .testTarget(
