@@ -72,9 +72,9 @@ while IFS= read -r request; do
   line_number=$((line_number + 1))
   echo "\$ $request"
   # Each curl of the README gets a deadline without editing its line (which may end in a comment).
-  bash -c "curl() { command curl --max-time 10 \"\$@\"; }; $request" > "$work/answer" 2>&1 || {
+  bash -c "curl() { command curl --max-time 10 \"\$@\"; }; $request" > "$work/answer" 2> "$work/answer.err" || {
     echo "quick-start: README quick-start request $line_number failed:" >&2
-    cat "$work/answer" >&2
+    cat "$work/answer" "$work/answer.err" >&2
     exit 1
   }
   head -c 400 "$work/answer"
