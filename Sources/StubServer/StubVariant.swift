@@ -2,8 +2,10 @@
 public struct StubVariant: Sendable, Equatable {
     public var status: Int
     /// Header fields to send, in order; `Content-Type` is inferred from the body file's extension when absent.
-    public var headers: [HeaderField]
-    public var body: [UInt8]
+    public var headers: [HeaderField] { didSet { bodyKind = BodyKind(body, contentType: header("Content-Type")) } }
+    public var body: [UInt8] { didSet { bodyKind = BodyKind(body, contentType: header("Content-Type")) } }
+    /// What the body holds (JSON, XML, ...), read once from its bytes and `Content-Type`: a template's escaping.
+    package private(set) var bodyKind: BodyKind
     /// Whether `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` in the body are substituted per request.
     public var template: Bool
     /// How long to wait before answering.
@@ -30,6 +32,7 @@ public struct StubVariant: Sendable, Equatable {
         self.firstByteDelayMs = firstByteDelayMs
         self.pacing = pacing
         self.faults = faults
+        self.bodyKind = BodyKind(body, contentType: headers.first(named: "Content-Type"))
     }
 
     /// The first value of the header `name`, compared case-insensitively.

@@ -39,15 +39,12 @@ struct Template {
         /// Nothing escaped (plain text bodies).
         case none
 
-        /// The escaping for a body of this `Content-Type`.
-        init(contentType: String?) {
-            let type = contentType?.lowercased() ?? ""
-            if type.contains("json") {
-                self = .json
-            } else if type.contains("xml") || type.contains("html") {
-                self = .markup
-            } else {
-                self = .none
+        /// The escaping for a body of this kind: JSON string content in JSON, entities in XML and HTML.
+        init(_ kind: BodyKind) {
+            switch kind {
+            case .json: self = .json
+            case .xml, .html: self = .markup
+            case .empty, .text, .binary: self = .none
             }
         }
     }

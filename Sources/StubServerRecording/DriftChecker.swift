@@ -67,12 +67,17 @@ public struct DriftChecker: Sendable {
                 if status != good.status { differ("status", "upstream \(status) (fixture: \(good.status))") }
                 let upstreamType = Self.mediaType(headers.first { $0.name.lowercased() == "content-type" }?.value)
                 let fixtureType = Self.mediaType(good.header("Content-Type"))
+                let fixtureKind = BodyKind(good.body, contentType: good.header("Content-Type"))
+                let upstreamKind = BodyKind(
+                    body, contentType: headers.first { $0.name.lowercased() == "content-type" }?.value)
                 if upstreamType != fixtureType {
-                    differ("content type", "upstream \(upstreamType ?? "none") (fixture: \(fixtureType ?? "none"))")
-                    continue
+                    // A new label on the same kind of body breaks no client that reads the body.
+                    differ(
+                        "content type", "upstream \(upstreamType ?? "none") (fixture: \(fixtureType ?? "none"))",
+                        breaking: upstreamKind != fixtureKind)
                 }
                 for (path, message, breaking) in Self.shapeDifferences(
-                    fixture: good.body, upstream: body, type: fixtureType)
+                    fixture: good.body, fixtureKind: fixtureKind, upstream: body, upstreamKind: upstreamKind)
                 {
                     differ(path, message, breaking: breaking)
                 }
@@ -125,10 +130,16 @@ public struct DriftChecker: Sendable {
         }
     }
 
-    /// Key paths that differ, with a message and whether the difference breaks a client of the fixture.
-    static func shapeDifferences(fixture: [UInt8], upstream: [UInt8], type: String?) -> [(String, String, Bool)] {
-        guard let type else { return [] }
-        if type.contains("json") {
+    /// Key paths that differ, with a message and whether the difference breaks a client of the fixture. Bodies are
+    /// compared by what they hold (`BodyKind`), not by their labels: JSON served as `text/javascript` is JSON.
+    static func shapeDifferences(
+        fixture: [UInt8], fixtureKind: BodyKind, upstream: [UInt8], upstreamKind: BodyKind
+    ) -> [(String, String, Bool)] {
+        if fixtureKind != upstreamKind, fixtureKind == .json || fixtureKind == .xml {
+            return [("body", "upstream \(upstreamKind.name) (fixture: \(fixtureKind.name))", true)]
+        }
+        switch fixtureKind {
+        case .json:
             guard let fixtureShape = jsonShape(fixture) else { return [("body", "the fixture is not JSON", false)] }
             guard let upstreamShape = jsonShape(upstream) else {
                 return [("body", "the upstream answer is not JSON", true)]
@@ -148,8 +159,7 @@ public struct DriftChecker: Sendable {
                 found.append((path, "new upstream: \(names(types))", false))
             }
             return found
-        }
-        if type.contains("xml") {
+        case .xml:
             guard let fixturePaths = try? XMLShape.paths(in: Data(fixture)) else {
                 return [("body", "the fixture is not well-formed XML", false)]
             }
@@ -161,8 +171,9 @@ public struct DriftChecker: Sendable {
             }
             return fixturePaths.subtracting(upstreamPaths).sorted().map { ($0, "missing upstream", true) }
                 + upstreamPaths.subtracting(fixturePaths).sorted().map { ($0, "new upstream", false) }
+        case .empty, .html, .text, .binary:
+            return []
         }
-        return []
     }
 
     /// Every key path of a JSON document with the types found there; array elements are merged as `name[]`.

@@ -34,7 +34,7 @@ actor FixtureWriter {
                 && !redaction.redacts(header: field.name)
         }
         let type = kept.first { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
-        let ext = Self.fileExtension(for: type)
+        let ext = Self.fileExtension(for: type, body: body)
         if let index = stubs.firstIndex(where: { Self.sameRequest($0["request"], matcher) }) {
             var stub = stubs[index]
             guard appendsSequences, let name = stub["name"] as? String,
@@ -146,17 +146,20 @@ actor FixtureWriter {
         return "\(base)-\(number)"
     }
 
-    /// The body file's extension for a content type.
-    static func fileExtension(for contentType: String) -> String {
-        let type = contentType.lowercased()
-        if type.contains("json") { return "json" }
-        if type.contains("xml") { return "xml" }
-        if type.contains("html") { return "html" }
-        if type.hasPrefix("text/") { return "txt" }
-        if type.contains("png") { return "png" }
-        if type.contains("jpeg") || type.contains("jpg") { return "jpg" }
-        if type.contains("gif") { return "gif" }
-        return "bin"
+    /// The body file's extension: by what the body holds (`BodyKind`), then, for binary bodies, by the label.
+    static func fileExtension(for contentType: String, body: [UInt8]) -> String {
+        switch BodyKind(body, contentType: contentType) {
+        case .json: return "json"
+        case .xml: return "xml"
+        case .html: return "html"
+        case .text, .empty: return "txt"
+        case .binary:
+            let type = contentType.lowercased()
+            if type.contains("png") { return "png" }
+            if type.contains("jpeg") || type.contains("jpg") { return "jpg" }
+            if type.contains("gif") { return "gif" }
+            return "bin"
+        }
     }
 }
 

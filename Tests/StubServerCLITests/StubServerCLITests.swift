@@ -365,4 +365,30 @@ struct StubServerCLITests {
         #expect(drifted.status == 1)
         #expect(drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
     }
+
+    /// The iTunes Search API labels its JSON `text/javascript`: drift reads the body, not the label.
+    @Test func drift_exits1WhenATextJavascriptAnswerLostAKey() async throws {
+        let upstream = try RunningServer(["--port", "0"])
+        let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+        defer { _ = upstream.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("itunes-search"), withIntermediateDirectories: true)
+        let stubs = #"""
+            {"stubs": [{"name": "search", "request": {"path": "/search",
+                "query": {"term": "jack johnson", "offset": "0", "limit": "25"}},
+              "variants": {"good": {"headers": {"Content-Type": "text/javascript; charset=utf-8"},
+                                    "body": "{\"resultCount\": 1, \"results\": [{\"trackName\": \"x\", \"lyricist\": \"y\"}]}"},
+                           "bad": {"body": "{"}, "nil": {"body": ""}}}]}
+            """#
+        try Data(stubs.utf8).write(to: folder.appendingPathComponent("itunes-search/stubs.json"))
+        let drifted = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
+        #expect(drifted.status == 1, "\(drifted.stdout)\(drifted.stderr)")
+        #expect(
+            drifted.stdout.contains(
+                "itunes-search/stubs.json: search: results[].lyricist: missing upstream (fixture: string)"),
+            "\(drifted.stdout)")
+        #expect(!drifted.stdout.contains("trackName"), "\(drifted.stdout)")
+    }
 }

@@ -65,14 +65,97 @@ struct DriftCheckTests {
                 "api/stubs.json: get-search: results[].trackName: missing upstream (fixture: string)",
                 "api/stubs.json: get-search: results[].isStreamable: new upstream: bool",
                 "api/stubs.json: get-feed: content type: upstream text/xml (fixture: application/xml)",
+                "api/stubs.json: get-feed: feed.entry.link@href: missing upstream",
+                "api/stubs.json: get-feed: feed.entry.link@rel: new upstream",
                 "api/stubs.json: get-gone: status: upstream 410 (fixture: 200)",
                 "api/stubs.json: get-gone: error: new upstream: string",
             ])
-        #expect(report.differences.filter(\.isBreaking).count == 4)
+        #expect(
+            report.differences.filter(\.isBreaking).map(\.keyPath) == [
+                "results[].trackId", "results[].trackName", "feed.entry.link@href", "status",
+            ])
         #expect(report.fails(strict: false))
         let newOnly = DriftChecker.Report(differences: report.differences.filter { !$0.isBreaking })
         #expect(!newOnly.fails(strict: false))
         #expect(newOnly.fails(strict: true))
+    }
+
+    /// Content types real APIs send with JSON, and none at all.
+    static let jsonLabels: [String?] = [
+        "text/javascript; charset=utf-8", "text/javascript", "text/plain", "text/html",
+        "application/json; charset=utf-8",
+        nil,
+    ]
+
+    /// One stub at `/search` whose good answer is `body` labelled `type`, checked against an upstream answering
+    /// `upstreamBody` labelled `upstreamType`.
+    static func check(
+        fixture body: String, type: String?, upstream upstreamBody: String, upstreamType: String?
+    ) async throws -> DriftChecker.Report {
+        func variant(_ body: String, _ type: String?) -> StubVariant {
+            StubVariant(
+                headers: type.map { [HeaderField(name: "Content-Type", value: $0)] } ?? [], body: Array(body.utf8))
+        }
+        func stub(_ good: StubVariant) -> Stub {
+            Stub(
+                name: "search", file: "api/stubs.json", request: RequestPattern(path: PathPattern("/search")),
+                variants: ["good": good, "bad": StubVariant(), "nil": StubVariant()])
+        }
+        let fixtures = try StubCatalog(stubs: [stub(variant(body, type))])
+        let upstream = try StubServer.start(catalog: StubCatalog(stubs: [stub(variant(upstreamBody, upstreamType))]))
+        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(5)).check(fixtures)
+        await upstream.stop()
+        return report
+    }
+
+    @Test(arguments: jsonLabels)
+    func drift_readsJSONWhateverItsLabel_andNamesTheLostKey(type: String?) async throws {
+        let report = try await Self.check(
+            fixture: #"{"resultCount": 1, "results": [{"trackName": "Upside Down", "trackId": 1}]}"#, type: type,
+            upstream: #"{"resultCount": 1, "results": [{"trackId": 1}]}"#, upstreamType: type)
+        #expect(report.checked == ["search"])
+        #expect(
+            report.differences.filter(\.isBreaking).map(\.description) == [
+                "api/stubs.json: search: results[].trackName: missing upstream (fixture: string)"
+            ])
+        // A fixture with no label is served as application/octet-stream: a new label, not a break.
+        let others = report.differences.filter { !$0.isBreaking }.map(\.description)
+        #expect(
+            others
+                == (type == nil
+                    ? ["api/stubs.json: search: content type: upstream application/octet-stream (fixture: none)"] : []))
+        #expect(report.fails(strict: false))
+    }
+
+    @Test func drift_reportsANewLabelOnTheSameJSON_asADifferenceThatDoesNotBreak() async throws {
+        let report = try await Self.check(
+            fixture: #"{"results": []}"#, type: "text/javascript; charset=utf-8",
+            upstream: #"{"results": []}"#, upstreamType: "application/json")
+        #expect(
+            report.differences.map(\.description) == [
+                "api/stubs.json: search: content type: upstream application/json (fixture: text/javascript)"
+            ])
+        #expect(!report.fails(strict: false))
+        #expect(report.fails(strict: true))
+    }
+
+    @Test func drift_breaksWhenTheBodyChangesKind() async throws {
+        let xmlFixture = try await Self.check(
+            fixture: "<feed><entry/></feed>", type: "application/xml",
+            upstream: #"{"feed": {"entry": []}}"#, upstreamType: "application/json")
+        #expect(
+            xmlFixture.differences.map(\.description) == [
+                "api/stubs.json: search: content type: upstream application/json (fixture: application/xml)",
+                "api/stubs.json: search: body: upstream JSON (fixture: XML)",
+            ])
+        #expect(xmlFixture.differences.map(\.isBreaking) == [true, true])
+
+        let sameLabel = try await Self.check(
+            fixture: #"{"results": []}"#, type: "text/javascript",
+            upstream: "<html><body>Service Unavailable</body></html>", upstreamType: "text/javascript")
+        #expect(
+            sameLabel.differences.map(\.description) == ["api/stubs.json: search: body: upstream HTML (fixture: JSON)"])
+        #expect(sameLabel.fails(strict: false))
     }
 
     @Test func xmlShapes_compareElementAndAttributePaths() throws {

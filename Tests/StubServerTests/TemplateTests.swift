@@ -45,6 +45,30 @@ struct TemplateTests {
         }
     }
 
+    /// JSON labelled as real APIs label it (the iTunes Search API: `text/javascript`) is escaped as JSON: the
+    /// body says what it is, not the label. A number placeholder outside a string still reads as JSON.
+    @Test(arguments: [
+        "text/javascript; charset=utf-8", "text/plain", "text/html", "application/json; charset=utf-8", nil,
+    ])
+    func jsonUnderAnyLabel_isEscapedAsJSON(_ type: String?) async throws {
+        let headers = type.map { #""headers": {"Content-Type": "\#($0)"}, "# } ?? ""
+        let stubs = #"""
+            {"stubs": [
+              {"name": "search", "request": {"path": "/search"},
+               "variants": {"good": {\#(headers)"template": true,
+                  "body": "{\"results\": [{\"trackName\": \"{{query.term}}\", \"limit\": {{query.limit}}}]}"},
+                "bad": {"body": "{"}, "nil": {"body": ""}}}
+            ]}
+            """#
+        try await withServer(stubs: stubs) { server in
+            let response = try await exchange(server, get("/search?term=%22%5D%7D%3Cb%3E&limit=5"))
+            let answer = try #require(try? response.json(), "not JSON: \(response.text)")
+            let first = (answer["results"] as? [[String: Any]])?.first
+            #expect(first?["trackName"] as? String == #""]}<b>"#)
+            #expect(first?["limit"] as? Int == 5)
+        }
+    }
+
     @Test func theRawForm_insertsTheValueAsItIs() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let response = try await exchange(server, get("/json-raw?q=%22%7D"))

@@ -1,0 +1,45 @@
+import Testing
+
+@testable import StubServer
+
+/// What a body holds is read from its bytes first: real APIs label JSON `text/javascript` or `text/html`.
+struct BodyKindTests {
+    @Test(
+        arguments: [
+            (#"{"a": 1}"#, "text/javascript; charset=utf-8", BodyKind.json),
+            (#"{"a": 1}"#, "text/plain", .json),
+            (#"{"a": 1}"#, "text/html", .json),
+            ("\u{FEFF}  [1, 2]", nil, .json),
+            (#"{"a": 1}"#, "application/json; charset=utf-8", .json),
+            (#"{"n": {{query.n}}}"#, "text/javascript", .json),
+            ("{", "application/json", .json),
+            ("<?xml version=\"1.0\"?><feed/>", "text/plain", .xml),
+            ("  <feed><entry/></feed>", nil, .xml),
+            ("<!DOCTYPE html><html></html>", "application/json", .html),
+            ("<HTML><body>Service Unavailable</body></HTML>", "text/javascript", .html),
+            ("not quite", "application/xml", .xml),
+            ("Hello {{query.name}}", "text/html", .html),
+            ("hello", "text/plain", .text),
+            ("hello", nil, .text),
+            ("", "application/json", .empty),
+        ] as [(String, String?, BodyKind)])
+    func kind_isReadFromTheBytesThenTheLabel(body: String, type: String?, kind: BodyKind) {
+        #expect(BodyKind(Array(body.utf8), contentType: type) == kind)
+    }
+
+    @Test func bytesThatAreNotUTF8_areBinary() {
+        #expect(BodyKind([0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE], contentType: "image/png") == .binary)
+        #expect(BodyKind([0xFF, 0xD8, 0xFF], contentType: nil) == .binary)
+    }
+
+    @Test func aVariantKnowsItsKind_andFollowsItsBodyAndLabel() {
+        var variant = StubVariant(body: Array(#"{"a": 1}"#.utf8))
+        #expect(variant.bodyKind == .json)
+        variant.body = Array("<feed/>".utf8)
+        #expect(variant.bodyKind == .xml)
+        variant.body = Array("plain".utf8)
+        #expect(variant.bodyKind == .text)
+        variant.headers = [HeaderField(name: "Content-Type", value: "text/html")]
+        #expect(variant.bodyKind == .html)
+    }
+}
