@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
-            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "StubServer"], swiftSettings: settings),
+            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubServer"],
+            swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
             swiftSettings: settings),

@@ -4,17 +4,24 @@ final class EventLoop {
     private let limits: HTTPServer.Limits
     private let responder: any HTTPResponder
     private let channel: LoopChannel
+    private let onAcceptPause: (@Sendable (AcceptPause) -> Void)?
     private var poller = SystemPoller()
     private var timers = TimerQueue()
     private var connections: [Int32: Connection] = [:]
     private var nextID: UInt64 = 0
+    /// While accepting is paused for want of descriptors: when to watch the listener again at the latest.
+    private var acceptResumesAt: Double?
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
 
-    init(listener: Socket, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel) {
+    init(
+        listener: Socket, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel,
+        onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
+    ) {
         self.listener = listener
         self.limits = limits
         self.responder = responder
         self.channel = channel
+        self.onAcceptPause = onAcceptPause
     }
 
     deinit {
@@ -32,12 +39,13 @@ final class EventLoop {
                 if event.fd == channel.waker.fd {
                     deliverReplies(now: now)
                 } else if event.fd == listener.fd {
-                    acceptAll(now: now)
+                    if acceptResumesAt == nil { acceptAll(now: now) }
                 } else if let connection = connections[event.fd] {
                     handle(event, on: connection, now: now)
                 }
             }
             fireTimers(now: now)
+            if let resumesAt = acceptResumesAt, resumesAt <= now { resumeAccepting() }
         }
         let now = monotonicMilliseconds()
         for connection in connections.values {
@@ -68,6 +76,7 @@ final class EventLoop {
             poller.remove(fd)
             connections[fd] = nil
             channel.openConnections.store(connections.count, ordering: .relaxed)
+            if acceptResumesAt != nil { resumeAccepting() }  // its descriptor is free again
             return
         }
         let interest = connection.interest
@@ -95,9 +104,9 @@ final class EventLoop {
         }
     }
 
-    /// Milliseconds until the earliest timer, -1 for none.
+    /// Milliseconds until the earliest timer (or the listener's rest ends), -1 for none.
     private func timeout(now: Double) -> Int32 {
-        guard let next = timers.next else { return -1 }
+        guard let next = [timers.next, acceptResumesAt].compactMap({ $0 }).min() else { return -1 }
         return Int32(max(0, min(next - now, 3_600_000)).rounded(.up))
     }
 
@@ -110,20 +119,41 @@ final class EventLoop {
     }
 
     private func acceptAll(now: Double) {
-        while let socket = listener.accept() {
-            guard connections.count < limits.maxConnections else {
-                refuse(socket)
-                continue
+        while true {
+            switch listener.accept() {
+            case .connection(let socket):
+                guard connections.count < limits.maxConnections else {
+                    refuse(socket)
+                    continue
+                }
+                nextID += 1
+                let connection = Connection(
+                    socket: socket, id: nextID, limits: limits, responder: responder, channel: channel, now: now)
+                connections[socket.fd] = connection
+                connection.registered = .read
+                poller.add(socket.fd, .read)
+                channel.openConnections.store(connections.count, ordering: .relaxed)
+                update(connection, now: now)
+            case .none:
+                return
+            case .outOfDescriptors(let code):
+                pauseAccepting(code: code, now: now)
+                return
             }
-            nextID += 1
-            let connection = Connection(
-                socket: socket, id: nextID, limits: limits, responder: responder, channel: channel, now: now)
-            connections[socket.fd] = connection
-            connection.registered = .read
-            poller.add(socket.fd, .read)
-            channel.openConnections.store(connections.count, ordering: .relaxed)
-            update(connection, now: now)
         }
+    }
+
+    /// Stops watching the listener until a connection closes or `AcceptPause.retryMs` passes (see `AcceptPause`).
+    private func pauseAccepting(code: Int32, now: Double) {
+        poller.remove(listener.fd)
+        acceptResumesAt = now + AcceptPause.retryMs
+        channel.acceptPauses.add(1, ordering: .relaxed)
+        onAcceptPause?(AcceptPause(code: code, openConnections: connections.count))
+    }
+
+    private func resumeAccepting() {
+        acceptResumesAt = nil
+        poller.add(listener.fd, .read)
     }
 
     private func refuse(_ socket: Socket) {

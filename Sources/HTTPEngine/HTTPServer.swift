@@ -59,14 +59,21 @@ package final class HTTPServer: Sendable {
     /// Connections closed because their client took none of its pending output for the idle timeout.
     package var stalledConnections: Int { channel.stalledConnections.load(ordering: .relaxed) }
 
+    /// Times the server stopped accepting because the process had no descriptor to spare (`AcceptPause`).
+    package var acceptPauses: Int { channel.acceptPauses.load(ordering: .relaxed) }
+
     /// Whether the I/O thread has finished: the listener and every connection are closed.
     package var hasStopped: Bool { lifecycle.withLock { $0.finished } }
 
     /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
-    package func start(responder: some HTTPResponder) {
+    /// - Parameter onAcceptPause: called on the I/O thread each time accepting stops for want of descriptors.
+    package func start(responder: some HTTPResponder, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil) {
         let (listener, limits, channel) = (listener, limits, channel)
         LoopThread.start { [self] in
-            EventLoop(listener: listener, limits: limits, responder: responder, channel: channel).run()
+            EventLoop(
+                listener: listener, limits: limits, responder: responder, channel: channel,
+                onAcceptPause: onAcceptPause
+            ).run()
             let waiters = lifecycle.withLock { lifecycle in
                 lifecycle.finished = true
                 defer { lifecycle.waiters = [] }

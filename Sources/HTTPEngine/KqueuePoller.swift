@@ -31,9 +31,13 @@
             apply(fd, .write, Int16(EVFILT_WRITE), from: old, to: interest)
         }
 
-        /// Closing a descriptor already deletes its filters; the loop removes after closing.
+        /// Deletes the descriptor's filters: an open descriptor (the listener, resting after `EMFILE`) must stop
+        /// reporting. Closing a descriptor already deletes its filters, so after a close this deletion fails with
+        /// `EBADF` or `ENOENT`, which changes nothing.
         mutating func remove(_ fd: Int32) {
-            registered[fd] = nil
+            guard let old = registered.removeValue(forKey: fd) else { return }
+            apply(fd, .read, Int16(EVFILT_READ), from: old, to: [])
+            apply(fd, .write, Int16(EVFILT_WRITE), from: old, to: [])
         }
 
         mutating func wait(timeoutMs: Int32) -> [Readiness] {

@@ -8,6 +8,8 @@ final class LoopChannel: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Connections closed because their client stopped taking output.
     let stalledConnections = Atomic<Int>(0)
+    /// Times the loop stopped accepting for want of descriptors (`AcceptPause`).
+    let acceptPauses = Atomic<Int>(0)
     private let deliveries = Lock<[ReplyPromise.Delivery]>([])
     private let stopping = Atomic<Bool>(false)
 

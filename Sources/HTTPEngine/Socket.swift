@@ -62,8 +62,20 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Accepts one pending connection, non-blocking with `TCP_NODELAY`; nil when none is pending.
-    func accept() -> Socket? {
+    /// What one `accept` gave.
+    enum Accepted: Equatable {
+        /// A new connection, non-blocking with `TCP_NODELAY`.
+        case connection(Socket)
+        /// Nothing pending (or the one pending was aborted by its client).
+        case none
+        /// The process or the system has no descriptor (or buffer) to spare: `errno` `EMFILE`, `ENFILE`, `ENOBUFS`
+        /// or `ENOMEM`. The connection stays pending, so the listener stays readable: a loop that accepts again
+        /// at once spins until a descriptor frees.
+        case outOfDescriptors(errno: Int32)
+    }
+
+    /// Accepts one pending connection.
+    func accept() -> Accepted {
         while true {
             let client = posixAccept(fd, nil, nil)
             if client >= 0 {
@@ -72,9 +84,14 @@ struct Socket: Sendable, Hashable {
                 socket.setNonBlocking()
                 var one: Int32 = 1
                 setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                return socket
+                return .connection(socket)
             }
-            if errno != EINTR && errno != ECONNABORTED { return nil }
+            let code = errno
+            switch code {
+            case EINTR, ECONNABORTED: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(errno: code)
+            default: return .none
+            }
         }
     }
 

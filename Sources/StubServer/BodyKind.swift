@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What a body holds, read from its bytes first and its declared `Content-Type` only when the bytes do not say.
 ///
 /// Real APIs label JSON `text/javascript` (the iTunes Search API), `text/plain` or `text/html`, so a decision
@@ -33,7 +27,7 @@ package enum BodyKind: String, Sendable, Equatable, CaseIterable {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < body.count, [0x20, 0x09, 0x0A, 0x0D].contains(body[start]) { start += 1 }
         let first = start < body.count ? body[start] : nil
-        if first != nil, Self.parsesAsJSON(body) {
+        if first != nil, JSONSyntax.isValid(body) {
             self = .json
             return
         }
@@ -68,9 +62,5 @@ package enum BodyKind: String, Sendable, Equatable, CaseIterable {
         case .text: "text"
         case .binary: "binary data"
         }
-    }
-
-    private static func parsesAsJSON(_ body: [UInt8]) -> Bool {
-        (try? JSONDecoder().decode(JSONValue.self, from: Data(body))) != nil
     }
 }

@@ -66,7 +66,7 @@ extension StubServer {
                 Health(
                     status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
                     chaos: server.configuration.chaos, lastReload: server.lastReload,
-                    stalledConnections: server.stalledConnections))
+                    stalledConnections: server.stalledConnections, acceptPauses: server.acceptPauses))
         },
         AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
         AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
@@ -241,6 +241,8 @@ extension StubServer {
         var chaos: Double?
         var lastReload: ReloadReport?
         var stalledConnections: Int?
+        /// Times accepting stopped for want of file descriptors.
+        var acceptPauses: Int?
     }
 
     private struct AdminIndex: Encodable {

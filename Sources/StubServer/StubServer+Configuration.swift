@@ -40,6 +40,9 @@ extension StubServer {
         /// Called after every reload (watched, asked for through the admin API, or `reload()`), from the thread
         /// that reloaded.
         public var onReload: (@Sendable (ReloadReport) -> Void)?
+        /// Called on the server's thread, with a line to show, each time it stops accepting because the process
+        /// has no file descriptor to spare (see `acceptPauses`).
+        public var onAcceptPause: (@Sendable (String) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
@@ -47,7 +50,7 @@ extension StubServer {
             maxConnections: Int? = nil, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
             forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil,
             seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
-            onReload: (@Sendable (ReloadReport) -> Void)? = nil
+            onReload: (@Sendable (ReloadReport) -> Void)? = nil, onAcceptPause: (@Sendable (String) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -65,6 +68,7 @@ extension StubServer {
             self.chaos = chaos
             self.watchFixtures = watchFixtures
             self.onReload = onReload
+            self.onAcceptPause = onAcceptPause
         }
 
         var limits: HTTPServer.Limits {

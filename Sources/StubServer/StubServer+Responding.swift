@@ -84,7 +84,7 @@ extension StubServer: HTTPResponder {
                     let value = template.render(field.value, escaping: .header)
                     headers.add(field.name, Template.escape(value, for: .header))
                 }
-                body = template.render(body, escaping: Template.Escaping(variant.bodyKind))
+                body = template.render(body, escaping: Template.Escaping(variant.templateKind ?? .text))
             } else {
                 for field in variant.headers { headers.add(field.name, field.value) }
             }

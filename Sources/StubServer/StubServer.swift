@@ -43,7 +43,9 @@ public final class StubServer: Sendable {
     {
         let server = try StubServer(catalog: catalog, configuration: configuration)
         if configuration.watchFixtures { try server.startWatching() }
-        server.engine.start(responder: server)
+        var onAcceptPause: (@Sendable (AcceptPause) -> Void)?
+        if let hook = configuration.onAcceptPause { onAcceptPause = { pause in hook(pause.description) } }
+        server.engine.start(responder: server, onAcceptPause: onAcceptPause)
         return server
     }
 
@@ -77,6 +79,10 @@ public final class StubServer: Sendable {
     /// Connections closed because their client stopped reading: none of the pending answer was taken for the
     /// idle timeout.
     public var stalledConnections: Int { engine.stalledConnections }
+
+    /// Times the server stopped accepting because the process had no file descriptor to spare (`EMFILE`); it
+    /// accepts again when one of its connections closes, or 100 ms later, and serves open connections meanwhile.
+    public var acceptPauses: Int { engine.acceptPauses }
 
     /// Whether `stop()` has finished: the listener and every connection are closed.
     package var hasStopped: Bool { engine.hasStopped }

@@ -2,12 +2,13 @@
 public struct StubVariant: Sendable, Equatable {
     public var status: Int
     /// Header fields to send, in order; `Content-Type` is inferred from the body file's extension when absent.
-    public var headers: [HeaderField] { didSet { bodyKind = BodyKind(body, contentType: header("Content-Type")) } }
-    public var body: [UInt8] { didSet { bodyKind = BodyKind(body, contentType: header("Content-Type")) } }
-    /// What the body holds (JSON, XML, ...), read once from its bytes and `Content-Type`: a template's escaping.
-    package private(set) var bodyKind: BodyKind
+    public var headers: [HeaderField] { didSet { templateKind = Self.templateKind(body, headers, template) } }
+    public var body: [UInt8] { didSet { templateKind = Self.templateKind(body, headers, template) } }
     /// Whether `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` in the body are substituted per request.
-    public var template: Bool
+    public var template: Bool { didSet { templateKind = Self.templateKind(body, headers, template) } }
+    /// What a templated body holds (JSON, XML, ...), read once from its bytes and `Content-Type`: how inserted
+    /// values are escaped. Nil when the body is not a template (reading every fixture's bytes at load costs).
+    package private(set) var templateKind: BodyKind?
     /// How long to wait before answering.
     public var delayMs: Int
     public var fault: Fault?
@@ -32,7 +33,11 @@ public struct StubVariant: Sendable, Equatable {
         self.firstByteDelayMs = firstByteDelayMs
         self.pacing = pacing
         self.faults = faults
-        self.bodyKind = BodyKind(body, contentType: headers.first(named: "Content-Type"))
+        self.templateKind = Self.templateKind(body, headers, template)
+    }
+
+    private static func templateKind(_ body: [UInt8], _ headers: [HeaderField], _ template: Bool) -> BodyKind? {
+        template ? BodyKind(body, contentType: headers.first(named: "Content-Type")) : nil
     }
 
     /// The first value of the header `name`, compared case-insensitively.

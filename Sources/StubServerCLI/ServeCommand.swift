@@ -1,6 +1,7 @@
 import CLISupport
 import Dispatch
 import HTTPEngine
+import Locking
 import StubServer
 
 #if canImport(FoundationEssentials)
@@ -38,6 +39,7 @@ struct ServeCommand {
         // The library takes the file limit it finds; a server program may hold as many connections as allowed.
         let fileLimit = OpenFileLimit.raiseToHardLimit()
         let logWriter = LogWriter()
+        let pauseReport = PauseReport()
         let flushTimer = logWriter.startFlushing()
         let configuration = StubServer.Configuration(
             host: options.host, port: options.port, variant: options.variant, maxConnections: options.maxConnections,
@@ -46,6 +48,9 @@ struct ServeCommand {
             onReload: { report in
                 logWriter.append("stub-server: " + report.line)
                 for problem in report.problems { logWriter.append("  \(problem)") }
+            },
+            onAcceptPause: { line in
+                if pauseReport.shouldReport() { Output.error("stub-server: " + line) }
             })
         let server: StubServer
         do {
@@ -97,5 +102,20 @@ struct ServeCommand {
             return count + " (open-file limit \(after), raised from \(before))"
         }
         return count + " (open-file limit \(after))"
+    }
+}
+
+/// One line about running out of file descriptors, not one per failed accept: the first pause is reported, then
+/// at most one every ten seconds while the shortage lasts.
+private final class PauseReport: Sendable {
+    private let last = Lock<ContinuousClock.Instant?>(nil)
+
+    func shouldReport() -> Bool {
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            if let previous = last, previous.duration(to: now) < .seconds(10) { return false }
+            last = now
+            return true
+        }
     }
 }

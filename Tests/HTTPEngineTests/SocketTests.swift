@@ -39,7 +39,7 @@ struct SocketTests {
     @Test func accept_withNothingPending_returnsNil() throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        #expect(listener.accept() == nil)
+        #expect(listener.accept() == .none)
     }
 }
 
@@ -204,5 +204,21 @@ struct PollerTests {
         #endif
         try #require(socketpair(AF_UNIX, kind, 0, &ends) == 0)
         return (ends[0], ends[1])
+    }
+}
+
+/// What the server says when accepting stops for want of descriptors: the errno by name, and what to do.
+struct AcceptPauseTests {
+    @Test(arguments: [
+        (EMFILE, "EMFILE"), (ENFILE, "ENFILE"), (ENOBUFS, "ENOBUFS"), (ENOMEM, "ENOMEM"), (EINVAL, "errno"),
+    ])
+    func description_namesTheErrorAndTheRemedy(code: Int32, name: String) {
+        let text = AcceptPause(code: code, openConnections: 37).description
+        #expect(text.hasPrefix("out of file descriptors (\(name)"), "\(text)")
+        #expect(text.contains(String(cString: strerror(code))))
+        #expect(
+            text.hasSuffix(
+                "with 37 connections open; new connections wait until one closes (raise the limit with `ulimit -n`, or lower --max-connections)"
+            ))
     }
 }

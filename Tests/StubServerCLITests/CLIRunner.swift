@@ -73,12 +73,17 @@ final class RunningServer {
     private let errors: Pipe
     private var buffer = Data()
 
-    /// - Parameter softFileLimit: started through `sh` with this soft open-file limit, as a login shell might set.
-    init(_ arguments: [String], environment changes: [String: String?] = [:], softFileLimit: Int? = nil) throws {
-        if let softFileLimit {
+    /// - Parameters:
+    ///   - softFileLimit: started through `sh` with this soft open-file limit, as a login shell might set.
+    ///   - fileLimit: started through `sh` with this soft and hard open-file limit, which `serve` cannot raise.
+    init(
+        _ arguments: [String], environment changes: [String: String?] = [:], softFileLimit: Int? = nil,
+        fileLimit: Int? = nil
+    ) throws {
+        if let limit = softFileLimit.map({ "-Sn \($0)" }) ?? fileLimit.map({ "-n \($0)" }) {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
-                ["-c", "ulimit -Sn \(softFileLimit) && exec \"$0\" \"$@\"", CLIRunner.executable.path] + arguments
+                ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLIRunner.executable.path] + arguments
         } else {
             process.executableURL = CLIRunner.executable
             process.arguments = arguments

@@ -174,6 +174,61 @@ struct StubServerCLITests {
         #expect(server.stop().status == 0)
     }
 
+    /// With every descriptor in use, `accept` fails with EMFILE while the connection stays pending: the server
+    /// must rest the listener instead of spinning on it, serve the connections it has, and accept again once
+    /// clients leave.
+    @Test func aFullDescriptorTable_pausesAcceptingWithoutSpinning_andAcceptsOnceClientsLeave() async throws {
+        let server = try RunningServer(["--port", "0", "--max-connections", "1000"], fileLimit: 48)
+        let first = try #require(server.nextLine())
+        let port = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:))?.port)
+        let pid = server.process.processIdentifier
+        let outcome = try await blocking { () throws -> (pauses: Int, ticks: Int?, afterwards: RawResponse) in
+            // More clients than descriptors: the first ones are accepted, the rest wait in the backlog.
+            var clients = try (0..<80).map { _ in try RawHTTPClient(port: port) }
+            // The first client was accepted first; it asks how often accepting paused, until it has.
+            var pauses = 0
+            let deadline = RawHTTPClient.now() + 10
+            while pauses == 0 && RawHTTPClient.now() < deadline {
+                try clients[0].send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+                pauses = try clients[0].readResponse().json()["acceptPauses"] as? Int ?? 0
+            }
+            // CPU used while the table stays full: a measuring window, not a wait for the server.
+            let ticks =
+                Self.cpuTicks(of: pid).map { before -> Int? in
+                    usleep(1_500_000)
+                    return Self.cpuTicks(of: pid).map { $0 - before }
+                } ?? nil
+            clients.removeAll()  // every client leaves
+            let late = try RawHTTPClient(port: port)
+            try late.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+            return (pauses, ticks, try late.readResponse())
+        }
+        #expect(outcome.pauses > 0, "accepting never paused")
+        if let ticks = outcome.ticks {
+            // 1.5 s of a full table; a spinning loop takes every tick of the window (150 at 100 Hz).
+            let perSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+            #expect(ticks * 10 < perSecond * 3 / 2, "\(ticks) ticks of CPU in 1.5 s with the table full")
+        }
+        #expect(outcome.afterwards.status == 200)
+        #expect((try outcome.afterwards.json()["acceptPauses"] as? Int ?? 0) >= outcome.pauses)
+        let stopped = server.stop()
+        #expect(stopped.status == 0)
+        let lines = stopped.stderr.split(separator: "\n").filter { $0.contains("out of file descriptors") }
+        #expect(lines.count == 1, "\(stopped.stderr)")
+        #expect(lines.first?.hasPrefix("stub-server: out of file descriptors (EMFILE: ") == true, "\(stopped.stderr)")
+    }
+
+    /// User plus system CPU ticks a process has used (Linux's `/proc/PID/stat`), nil where there is no `/proc`.
+    static func cpuTicks(of pid: Int32) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
     @Test func serveWithChaos_printsTheSeedAndBreaksAnswers() async throws {
         let server = try RunningServer(["--port", "0", "--chaos", "1", "--seed", "7"])
         let first = try #require(server.nextLine())

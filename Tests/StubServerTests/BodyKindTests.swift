@@ -32,14 +32,16 @@ struct BodyKindTests {
         #expect(BodyKind([0xFF, 0xD8, 0xFF], contentType: nil) == .binary)
     }
 
-    @Test func aVariantKnowsItsKind_andFollowsItsBodyAndLabel() {
+    @Test func aTemplatedVariantKnowsItsKind_andFollowsItsBodyAndLabel() {
         var variant = StubVariant(body: Array(#"{"a": 1}"#.utf8))
-        #expect(variant.bodyKind == .json)
+        #expect(variant.templateKind == nil, "only templates are read at load")
+        variant.template = true
+        #expect(variant.templateKind == .json)
         variant.body = Array("<feed/>".utf8)
-        #expect(variant.bodyKind == .xml)
+        #expect(variant.templateKind == .xml)
         variant.body = Array("plain".utf8)
-        #expect(variant.bodyKind == .text)
+        #expect(variant.templateKind == .text)
         variant.headers = [HeaderField(name: "Content-Type", value: "text/html")]
-        #expect(variant.bodyKind == .html)
+        #expect(variant.templateKind == .html)
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import StubServer
+
+/// The one-pass JSON check agrees with the JSON decoder on what is a JSON text.
+struct JSONSyntaxTests {
+    static let valid = [
+        "0", "-0", "1.5e+10", "-12.25E-3", "true", "false", "null", #""""#,
+        #""a\"b\\c\/d\b\f\n\r\t\u00e9\uD83D\uDE00""#,
+        "[]", "{}", " [ 1 , [ ] , { } ] ", #"{"a": {"b": [1, "x", null, true]}, "c": -0.5}"#, "\u{FEFF}{}",
+        #"{"é": "ü"}"#, "[[[[[[[[[[]]]]]]]]]]", "\t\r\n 7 \n",
+        "[1,]", #"{"a":1,}"#,  // trailing commas: JSONDecoder reads them
+
+    ]
+    static let invalid = [
+        "", " ", "01", "1.", ".5", "-", "1e", "1e+", "+1", "0x10", "tru", "nul", "True", "NaN", "Infinity",
+        #"""#, #""\x""#, #""\u12""#, #""\u12G4""#, "\"a\u{1}b\"", "[,1]", "{,}", #"{"a" 1}"#, #"{"a":}"#,
+        "[1,,]", "{1: 2}", "{'a': 1}", "[1 2]", "[", "]", "{", "}", "[}", "{]", "[1]]", "1 2", "{}{}", "[]x",
+    ]
+
+    @Test(arguments: valid)
+    func aJSONText_isValid(_ text: String) {
+        #expect(JSONSyntax.isValid(Array(text.utf8)))
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) != nil, "the decoder agrees")
+    }
+
+    @Test(arguments: invalid)
+    func notAJSONText_isInvalid(_ text: String) {
+        #expect(!JSONSyntax.isValid(Array(text.utf8)))
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) == nil, "the decoder agrees")
+    }
+
+    @Test func bytesThatAreNotUTF8_areInvalid() {
+        #expect(!JSONSyntax.isValid([UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\"")]))
+    }
+
+    @Test func deepNesting_costsNoCallFrames() {
+        let depth = 100_000
+        let text = Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)
+        #expect(JSONSyntax.isValid(text))
+        #expect(!JSONSyntax.isValid(Array(text.dropLast())))
+    }
+
+    /// Every fixture body in MockData that the decoder reads as JSON, the check does too, and the other way round.
+    @Test func everyMockDataBody_getsTheDecodersAnswer() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("MockData")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var checked = 0
+        for case let file as URL in files where !file.hasDirectoryPath {
+            let data = try Data(contentsOf: file)
+            let decoded = (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil
+            #expect(JSONSyntax.isValid(Array(data)) == decoded, "\(file.lastPathComponent)")
+            checked += 1
+        }
+        #expect(checked > 20)
+    }
+}
