@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # Load you can reproduce from a clone: throughput and p99 at 16, 256 and 1,000 connections, start-up time and
-# peak RSS of `stub-server serve --file`, side by side with nginx when it is installed; and, with --soak N, N
-# minutes at 64 connections while another client flips variants and reloads, with RSS sampled every 10 s; the soak
-# fails (exit 1) on any wrk error or non-2xx answer, a failed admin call, or RSS more than 10% apart after warm-up.
+# peak RSS of `stub-server serve --file`, side by side with peers in the same run: nginx (when installed), a C
+# floor (bench/floor.c: one epoll thread, one fixed answer; built with cc) and, on request, Hummingbird and
+# FlyingFox (bench/peers, a package of their own). With --soak N: N minutes at 64 connections while another
+# client flips variants and reloads, RSS sampled every 10 s; the soak fails (exit 1) on any wrk error or non-2xx
+# answer, a failed admin call, or RSS more than 10% apart after warm-up.
 #
 #   bench/load.sh                  # needs wrk (Debian: apt-get install wrk); nginx optional
 #   bench/load.sh --soak 10        # add a 10-minute soak
 #   DURATION=10 RUNS=3 bench/load.sh
 #   LEAN=0 bench/load.sh           # skip the static binary's row (on Linux it is built and measured too)
+#   PEERS="nginx floor hummingbird flyingfox" bench/load.sh
+#                                  # default "nginx floor"; the Swift peers build bench/peers in release first
+#                                  # (a few minutes; its packages come from GitHub)
+#   CONNECTIONS="16 1000" bench/load.sh
 #
 # Prints a markdown table. Medians of RUNS wrk runs (default 3) of DURATION seconds (default 5), after a 2 s
-# warm-up. On a 2-CPU machine wrk and the server share the CPUs: compare rows of one run, not across runs.
+# warm-up. On a 2-CPU machine wrk and the server share the CPUs: compare rows of one run, not across runs; the
+# last column is each row's throughput at the first connection count over stub-server's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 soak_minutes=0
 if [ "${1:-}" = "--soak" ]; then soak_minutes="${2:?--soak needs minutes}"; fi
 duration="${DURATION:-5}"
+peers="${PEERS:-nginx floor}"
+read -r -a connection_counts <<<"${CONNECTIONS:-16 256 1000}"
 runs="${RUNS:-3}"
 fixture="${FIXTURE:-MockData/albums/top-albums.good.json}"
 tmp=$(mktemp -d)
@@ -60,9 +69,45 @@ start_ours() {
   url="$(cat "$tmp/ready")/x"
 }
 
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Polls until $1 answers; sets started_ms from $2 (the spawn time).
+wait_answering() {
+  until curl -s -o /dev/null "$1"; do
+    kill -0 "$pid" 2>/dev/null || { echo "bench/load.sh: the server exited before answering" >&2; exit 1; }
+    sleep 0.001
+  done
+  started_ms=$(($(now_ms) - $2))
+  url="$1"
+}
+
+# The C floor: one epoll thread and one fixed answer (bench/floor.c).
+start_floor() {
+  rm -f "$tmp/ready-floor"
+  local began
+  began=$(now_ms)
+  .build/bench-floor "$fixture" "$tmp/ready-floor" &
+  pid=$!
+  while [ ! -s "$tmp/ready-floor" ]; do sleep 0.001; done
+  started_ms=$(($(now_ms) - began))
+  url="$(cat "$tmp/ready-floor")/x"
+}
+
+# A Swift peer of bench/peers: peer-$1 PORT FILE.
+start_swift_peer() {
+  local port began
+  port=$(free_port)
+  began=$(now_ms)
+  "bench/peers/.build/release/peer-$1" "$port" "$fixture" >"$tmp/$1.log" 2>&1 &
+  pid=$!
+  wait_answering "http://127.0.0.1:$port/x" "$began"
+}
+
 start_nginx() {
   local port began
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  port=$(free_port)
   cat >"$tmp/nginx.conf" <<CONF
 daemon off; worker_processes 1; pid $tmp/nginx.pid; error_log $tmp/nginx.error.log warn;
 events { worker_connections 4096; }
@@ -74,9 +119,7 @@ CONF
   began=$(now_ms)
   nginx -e "$tmp/nginx.error.log" -p "$tmp" -c "$tmp/nginx.conf" &
   pid=$!
-  until curl -s -o /dev/null "http://127.0.0.1:$port/x"; do sleep 0.001; done
-  started_ms=$(($(now_ms) - began))
-  url="http://127.0.0.1:$port/x"
+  wait_answering "http://127.0.0.1:$port/x" "$began"
 }
 
 # One wrk run: "req/s p99ms errors".
@@ -90,11 +133,12 @@ measure() {
   echo "$rps $p99 $errors"
 }
 
+# One row; the last column is req/s at the first connection count over stub-server's (the first row).
 report() {
   local name="$1"
   wrk -t2 -c16 -d2s "$url" >/dev/null 2>&1 || true
-  local row="| $name | $started_ms"
-  for connections in 16 256 1000; do
+  local row="| $name | $started_ms" first=""
+  for connections in "${connection_counts[@]}"; do
     local results=()
     for _ in $(seq "$runs"); do results+=("$(measure "$connections")"); done
     local rps p99 errors
@@ -102,21 +146,52 @@ report() {
     p99=$(printf '%s\n' "${results[@]}" | awk '{print $2}' | median)
     errors=$(printf '%s\n' "${results[@]}" | awk '{s+=$3} END {print s}')
     row+=" | $rps | $p99 | $errors"
+    [ -n "$first" ] || first="$rps"
   done
-  echo "$row | $(peak_rss_mb "$pid") |"
+  [ -n "${ours_rps:-}" ] || ours_rps="$first"
+  echo "$row | $(peak_rss_mb "$pid") | $(awk -v a="$first" -v b="$ours_rps" 'BEGIN {printf "%.2f", a / b}') |"
 }
 
+# Runs one row: start with "$@", report as $name, stop.
+row() {
+  local name="$1"
+  shift
+  "$@"
+  pids+=("$pid")
+  report "$name"
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+}
+
+wants() { [[ " $peers " == *" $1 "* ]]; }
+if wants floor; then
+  if command -v cc >/dev/null; then
+    mkdir -p .build && cc -O2 -o .build/bench-floor bench/floor.c
+  else
+    echo "bench/load.sh: no cc; the floor row is skipped" >&2
+    peers="${peers/floor/}"
+  fi
+fi
+if wants hummingbird || wants flyingfox; then
+  swift build -c release --package-path bench/peers >&2
+fi
+
+header="| server | start ms"
+rule="|---|---:"
+for connections in "${connection_counts[@]}"; do
+  header+=" | req/s @$connections | p99 ms @$connections | errors @$connections"
+  rule+="|---:|---:|---:"
+done
 echo "Fixture: $fixture ($(wc -c <"$fixture") bytes); wrk -t2 -d${duration}s, median of $runs; $(nproc) CPUs shared by wrk and the server."
 echo
-echo "| server | start ms | req/s @16 | p99 ms @16 | errors @16 | req/s @256 | p99 ms @256 | errors @256 | req/s @1000 | p99 ms @1000 | errors @1000 | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-start_ours "$server"; pids+=("$pid"); report "stub-server"; kill "$pid"; wait "$pid" 2>/dev/null || true
-if [ -n "$lean" ]; then
-  start_ours "$lean"; pids+=("$pid"); report "stub-server (static)"; kill "$pid"; wait "$pid" 2>/dev/null || true
-fi
-if command -v nginx >/dev/null; then
-  start_nginx; pids+=("$pid"); report "nginx"; kill "$pid"; wait "$pid" 2>/dev/null || true
-fi
+echo "$header | peak RSS MB | req/s @${connection_counts[0]} ÷ stub-server |"
+echo "$rule|---:|---:|"
+row "stub-server" start_ours "$server"
+if [ -n "$lean" ]; then row "stub-server (static)" start_ours "$lean"; fi
+if wants nginx && command -v nginx >/dev/null; then row "nginx" start_nginx; fi
+if wants floor; then row "C floor (bench/floor.c)" start_floor; fi
+if wants hummingbird; then row "hummingbird 2.28.1" start_swift_peer hummingbird; fi
+if wants flyingfox; then row "flyingfox 0.27.1" start_swift_peer flyingfox; fi
 
 if [ "$soak_minutes" -gt 0 ]; then
   "$server" serve --fixtures MockData --port 0 --ready-file "$tmp/ready-soak" >"$tmp/soak.log" 2>&1 &

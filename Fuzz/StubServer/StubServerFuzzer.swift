@@ -5,7 +5,8 @@
 // - markup escaping leaves no `<`, `>`, quote or bare `&`, and unescapes to the value; a header value holds
 //   no control character;
 // - a Host accepted as `host[:port]` makes a URL Foundation parses;
-// - every body condition's `accepts` agrees with its `mismatches` being empty, and JSON contains itself.
+// - every body condition's `accepts` agrees with its `mismatches` being empty, and JSON contains itself;
+// - a body the JSON decoder reads passes JSONSyntax's one-pass check and is of BodyKind JSON.
 //
 // Input layout: bytes 0-2 are the lengths of the query value, the header value and the Host; then those three
 // values; the rest is the request body.
@@ -83,6 +84,13 @@ func checkBodyMatchers(body: [UInt8], pathText: String) {
     if let path = try? JSONPath(pathText) {
         precondition(path.description == pathText)
         conditions.append(.jsonPath(path, .absent))
+    }
+    // The one-pass check accepts all the decoder reads in UTF-8 (it also accepts what the decoder refuses for its
+    // values: numbers past Double, nesting past 512, lone surrogate escapes), and such a body is JSON. The decoder
+    // also reads UTF-16 and UTF-32, which it detects by NUL bytes; network JSON is UTF-8 (RFC 8259, 8.1).
+    if view.json != nil, !body.contains(0), String(validating: body, as: UTF8.self) != nil {
+        precondition(JSONSyntax.isValid(body), "the decoder reads a body the syntax check refuses")
+        precondition(BodyKind(body, contentType: "text/html") == .json, "a JSON body is not of kind JSON")
     }
     if let document = view.json {
         precondition(BodyMatcher.contains(document, document), "JSON does not contain itself")

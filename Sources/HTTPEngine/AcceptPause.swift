@@ -32,7 +32,7 @@ package struct AcceptPause: Sendable, Equatable, CustomStringConvertible {
             default: "errno \(code)"
             }
         return "out of file descriptors (\(name): \(String(cString: strerror(code)))) with \(openConnections) "
-            + "connections open; new connections wait until one closes (raise the limit with `ulimit -n`, or "
+            + "connections open; new connections wait until one closes (raise the limit with ulimit -n, or "
             + "lower --max-connections)"
     }
 }

@@ -218,7 +218,7 @@ struct AcceptPauseTests {
         #expect(text.contains(String(cString: strerror(code))))
         #expect(
             text.hasSuffix(
-                "with 37 connections open; new connections wait until one closes (raise the limit with `ulimit -n`, or lower --max-connections)"
+                "with 37 connections open; new connections wait until one closes (raise the limit with ulimit -n, or lower --max-connections)"
             ))
     }
 }

@@ -35,6 +35,16 @@ struct JSONSyntaxTests {
         #expect(!JSONSyntax.isValid([UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\"")]))
     }
 
+    /// Found by the stub-server fuzz target: the decoder reads `00 31` as UTF-16 for `1`; the check reads UTF-8
+    /// only, as network JSON is (RFC 8259, section 8.1), so such a body is binary, not JSON.
+    @Test func utf16JSON_isNotReadAsJSON() {
+        let body: [UInt8] = [0x00, 0x31]
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(body))) != nil)
+        #expect(!JSONSyntax.isValid(body))
+        #expect(BodyKind(body, contentType: "application/json") == .json, "the label decides")
+        #expect(BodyKind(body, contentType: nil) == .text)
+    }
+
     @Test func deepNesting_costsNoCallFrames() {
         let depth = 100_000
         let text = Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)
