@@ -20,8 +20,16 @@ struct ControlPageBrowserTests {
         try await body(folder)
     }
 
+    /// A session whose requests give up after 5 s without an answer, not URLSession's default 60 s.
+    private static func session() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForResource = 10
+        return URLSession(configuration: configuration)
+    }
+
     private func variant(_ server: StubServer, _ path: String) async throws -> String? {
-        let (_, response) = try await URLSession(configuration: .ephemeral).data(
+        let (_, response) = try await Self.session().data(
             from: URL(string: server.baseURL.absoluteString + path)!)
         return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant")
     }
@@ -65,7 +73,7 @@ struct ControlPageBrowserTests {
                     #expect(try await browser.text("#requests li .request-line") == "GET \(albums)")
 
                     // An unmatched request shows its near-miss table.
-                    _ = try await URLSession(configuration: .ephemeral).data(
+                    _ = try await Self.session().data(
                         from: URL(
                             string: server.baseURL.absoluteString
                                 + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)

@@ -23,11 +23,14 @@ struct TrackSearchEndToEndTests {
         return (model, updates)
     }
 
-    /// Scrolls like a user: reports the last row visible until no more pages come.
-    private func scrollToTheEnd(_ model: TrackSearchViewModel) async {
-        while let load = model.rowAppeared(at: model.rows.count - 1) {
+    /// Scrolls like a user: reports the last row visible until no more pages come. Bounded: a model that keeps
+    /// loading (a failed page it does not hold back, say) records an issue after `maxLoads` instead of looping.
+    private func scrollToTheEnd(_ model: TrackSearchViewModel, maxLoads: Int = 10) async {
+        for _ in 0..<maxLoads {
+            guard let load = model.rowAppeared(at: model.rows.count - 1) else { return }
             await load.value
         }
+        Issue.record("still loading pages after \(maxLoads) loads; status \(model.status)")
     }
 
     @Test func scrolling_loadsAllThreePagesAsOneReloadAndTwoInsertions() async throws {

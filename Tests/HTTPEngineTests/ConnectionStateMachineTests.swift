@@ -202,13 +202,56 @@ struct ConnectionStateMachineTests {
         let pieces = (0..<5).map { _ in Reply.BodyPiece([1], pauseMs: 80) }
         _ = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0)
         var now = 0.0
-        while !machine.isClosed, case .streaming = machine.state {
+        // Bounded: 5 pieces take 5 timer firings; a machine that stops moving fails here instead of looping.
+        for _ in 0..<20 {
+            guard !machine.isClosed, case .streaming = machine.state else { break }
             now = machine.deadline ?? now
             let actions = machine.timerFired(now: now)
             #expect(!actions.map(\.summary).contains("write stalled"))
             _ = machine.outputDrained(now: now)
         }
         #expect(machine.state == .reading(requestStarted: nil), "all 5 pieces over 400 ms, idle timeout 100 ms")
+    }
+
+    /// How a connection comes to answer with an error and linger.
+    enum ErrorAnswer: String, CaseIterable, CustomTestStringConvertible {
+        case badRequest, headerTimeout
+        var testDescription: String { rawValue }
+    }
+
+    /// A client that stops reading while its error answer goes out is a write stall like any other: with an idle
+    /// timeout shorter than the linger, it is closed and counted at the idle timeout, not held until the linger ends.
+    @Test(arguments: ErrorAnswer.allCases)
+    func aClientThatTakesNoneOfItsErrorAnswer_isClosedAsAWriteStall(_ cause: ErrorAnswer) {
+        var machine = Machine(timeouts: Machine.Timeouts(idle: 100, header: 50, linger: 1000), now: 0)
+        let answeredAt: Double
+        switch cause {
+        case .badRequest:
+            #expect(machine.decodeFailed(HTTPError(.badRequest, "x"), now: 10).map(\.summary) == ["send error 400"])
+            answeredAt = 10
+        case .headerTimeout:
+            _ = machine.inputExhausted(partial: true, now: 10)
+            #expect(machine.timerFired(now: 60).map(\.summary) == ["send error 408"])
+            answeredAt = 60
+        }
+        #expect(machine.state == .lingering(until: answeredAt + 1000))
+        #expect(machine.deadline == answeredAt + 100, "the error answer waits for the client")
+        #expect(machine.timerFired(now: answeredAt + 99).isEmpty)
+        #expect(machine.timerFired(now: answeredAt + 100).map(\.summary) == ["write stalled", "close"])
+        #expect(machine.isClosed)
+    }
+
+    /// A fault that leaves the stream unusable ends the connection once its bytes are out, even though the request
+    /// asked to keep it alive: no further request is read on it.
+    @Test(arguments: [Reply.Action.malformed, .truncate(ok)], [false, true])
+    func aBrokenAnswer_closesTheConnectionAfterItsBytes_evenOnKeepAlive(_ action: Reply.Action, isHead: Bool) {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: isHead, now: 0)
+        _ = machine.replyReady(Self.reply(action), now: 0)
+        #expect(machine.state == .closingAfterFlush)
+        #expect(!machine.wantsRead && !machine.decodesRequests)
+        #expect(machine.outputDrained(now: 1).map(\.summary) == ["close"])
+        #expect(machine.isClosed)
     }
 
     @Test func headerTimeout_countsFromTheFirstByteOfTheRequest_andAnswers408() throws {

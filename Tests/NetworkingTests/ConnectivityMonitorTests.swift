@@ -26,11 +26,28 @@ struct ConnectivityMonitorTests {
         client.respond { request throws(APIError) in try await realClient.send(request) }
         let monitor = ProbingConnectivityMonitor(
             client: client, probe: server.baseURL.appendingPathComponent("__stub/health"), interval: .milliseconds(20))
-        var updates = monitor.updates().makeAsyncIterator()
-        #expect(await updates.next() == .satisfied)
+        // Updates are collected elsewhere and awaited with a bound: a monitor that never reports a change (or a
+        // server that never answers) fails the test within seconds instead of leaving `next()` waiting forever.
+        let seen = Updates()
+        let watcher = Task { for await status in monitor.updates() { await seen.append(status) } }
+        defer { watcher.cancel() }
+        try await waitUntil("the first update", within: .seconds(10)) { await seen.values.count >= 1 }
+        #expect(await seen.values == [.satisfied])
         await server.stop()
-        #expect(await updates.next() == .unsatisfied)
+        try await waitUntil("an update after the server stopped", within: .seconds(10)) {
+            await seen.values.count >= 2
+        }
+        #expect(await seen.values == [.satisfied, .unsatisfied])
         #expect(await monitor.status == .unsatisfied)
+    }
+
+    /// The statuses a monitor reported, in order.
+    actor Updates {
+        private(set) var values: [ConnectivityStatus] = []
+
+        func append(_ status: ConnectivityStatus) {
+            values.append(status)
+        }
     }
 
     @Test func fake_yieldsTheCurrentStatusThenEveryChange() async {

@@ -4,6 +4,10 @@ import NetworkingTestSupport
 import StubServer
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The real client against the stub server over loopback.
 struct URLSessionHTTPClientTests {
     private static func fixtures() throws -> (URL, () -> Void) {
@@ -25,8 +29,12 @@ struct URLSessionHTTPClientTests {
     private func withEcho(_ body: (StubServer, URLSessionHTTPClient) async throws -> Void) async throws {
         let (root, cleanup) = try Self.fixtures()
         defer { cleanup() }
+        // A request that sets no timeout of its own gives up after 5 s, not URLSession's default 60 s.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForResource = 10
         try await withStubServer(fixtures: root) { server in
-            try await body(server, URLSessionHTTPClient())
+            try await body(server, URLSessionHTTPClient(session: URLSession(configuration: configuration)))
         }
     }
 

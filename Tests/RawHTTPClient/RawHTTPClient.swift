@@ -98,6 +98,14 @@ public final class RawHTTPClient {
         return buffer
     }
 
+    /// Reads until the server closes its side; returns everything not yet consumed.
+    /// - Throws: `ClientError.readFailed` when the read timeout passes first (`EAGAIN`) or the connection resets.
+    public func readUntilClosed() throws -> [UInt8] {
+        while try fill() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// One read off the socket: how many bytes came, and when (monotonic seconds).
     public struct Arrival: Sendable {
         public var bytes: [UInt8]

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -38,31 +39,114 @@ struct CLIRunner {
 
     /// Runs `stub-server ARGUMENTS` from the package root to completion, waiting on a thread of its own: a tool
     /// that runs for seconds must not hold one of the cooperative pool's few threads meanwhile.
-    static func run(_ arguments: [String], environment changes: [String: String?] = [:]) async throws -> Result {
+    /// - Throws: `ChildProcess.TimedOut` when the tool has not exited within `limit` seconds (it is killed).
+    static func run(
+        _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: changes) }) }
-                .start()
+            Thread {
+                continuation.resume(
+                    with: Swift.Result { try runBlocking(arguments, environment: changes, limit: limit) })
+            }
+            .start()
         }
     }
 
-    private static func runBlocking(_ arguments: [String], environment changes: [String: String?]) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], environment changes: [String: String?], limit: Double
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment(changes)
         process.currentDirectoryURL = packageRoot
-        let out = Pipe()
-        let err = Pipe()
+        let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        // stderr stays far below a pipe's buffer, so reading stdout first cannot block the tool.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let child = try ChildProcess(process)
+        let (outReader, errReader) = (ChildProcess.Output(out), ChildProcess.Output(err))
+        let exited = child.waitForExit(within: limit)
+        let (stdout, stderr) = (outReader.wait(within: 5), errReader.wait(within: 5))
+        guard exited, let stdout, let stderr else {
+            throw ChildProcess.TimedOut(
+                what: "stub-server \(arguments.joined(separator: " ")) to exit", limit: limit,
+                stdout: stdout ?? outReader.received, stderr: stderr ?? errReader.received)
+        }
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A started child process whose exit is awaited with a deadline; `Output` reads a pipe of its to the end on a
+/// thread of its own (so a full pipe never blocks it). Every wait is bounded: a child that hangs fails its test
+/// within seconds, and is killed rather than left behind.
+final class ChildProcess: Sendable {
+    /// A child that did not exit (or close its output) in time; it has been killed.
+    struct TimedOut: Error, CustomStringConvertible {
+        var what: String
+        var limit: Double
+        var stdout: Data
+        var stderr: Data
+
+        var description: String {
+            "gave up after \(limit) s waiting for \(what) (killed); stdout: "
+                + "\(String(decoding: stdout, as: UTF8.self).debugDescription), stderr: "
+                + "\(String(decoding: stderr, as: UTF8.self).debugDescription)"
+        }
+    }
+
+    /// One output pipe, read to its end on a thread of its own.
+    final class Output: Sendable {
+        private let data = Lock(Data())
+        private let ended = DispatchSemaphore(value: 0)
+
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            Thread { [self] in
+                while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {
+                    self.data.withLock { $0.append(chunk) }
+                }
+                self.ended.signal()
+            }
+            .start()
+        }
+
+        /// What arrived so far.
+        var received: Data { data.withLock { $0 } }
+
+        /// Everything, once the stream ended within `seconds`; nil if it is still open then.
+        func wait(within seconds: Double) -> Data? {
+            guard ended.wait(timeout: .now() + seconds) == .success else { return nil }
+            ended.signal()  // later waits return at once
+            return received
+        }
+    }
+
+    let pid: Int32
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Starts `process`, set up but not yet run.
+    init(_ process: Process) throws {
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+        pid = process.processIdentifier
+    }
+
+    /// Waits up to `seconds` for the exit; past them, kills the child (SIGKILL) and returns false.
+    func waitForExit(within seconds: Double) -> Bool {
+        guard exited.wait(timeout: .now() + seconds) == .timedOut else {
+            exited.signal()  // later waits return at once
+            return true
+        }
+        killAndWait()
+        return false
+    }
+
+    /// Kills the child with SIGKILL and waits (at most 5 s) for it to be gone.
+    func killAndWait() {
+        kill(pid, SIGKILL)
+        if exited.wait(timeout: .now() + 5) == .success { exited.signal() }
     }
 }
 
@@ -70,7 +154,8 @@ struct CLIRunner {
 final class RunningServer {
     let process = Process()
     private let output: FileHandle
-    private let errors: Pipe
+    private let child: ChildProcess
+    private let errors: ChildProcess.Output
     private var buffer = Data()
 
     /// - Parameters:
@@ -90,44 +175,54 @@ final class RunningServer {
         }
         process.environment = CLIRunner.environment(changes)
         process.currentDirectoryURL = CLIRunner.packageRoot
-        let out = Pipe()
-        errors = Pipe()
+        let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
-        process.standardError = errors
+        process.standardError = err
         output = out.fileHandleForReading
-        try process.run()
+        child = try ChildProcess(process)
+        errors = ChildProcess.Output(err)
+    }
+
+    /// A server its test did not stop (it failed first) is killed, not left running.
+    deinit {
+        if process.isRunning { child.killAndWait() }
     }
 
     /// The next line on stdout, or nil once the process closed it or printed nothing for `timeout` seconds: a
     /// tool that stops talking fails its test instead of hanging the run.
-    func nextLine(timeout: Int32 = 10) -> String? {
+    func nextLine(timeout: Double = 10) -> String? {
+        let deadline = Date() + timeout
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
                 return line
             }
+            let left = Int32((deadline.timeIntervalSinceNow * 1000).rounded(.up))
             var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, timeout * 1000) > 0 else { return nil }
+            guard left > 0, poll(&entry, 1, left) > 0 else { return nil }
             let chunk = output.availableData
             if chunk.isEmpty { return nil }
             buffer.append(chunk)
         }
     }
 
-    /// Lines until one contains `text`; nil if stdout ends first.
-    func line(containing text: String) -> String? {
-        while let line = nextLine() {
+    /// Lines until one contains `text`; nil if stdout ends first or no such line comes within `timeout` seconds.
+    func line(containing text: String, timeout: Double = 10) -> String? {
+        let deadline = Date() + timeout
+        while let line = nextLine(timeout: deadline.timeIntervalSinceNow) {
             if line.contains(text) { return line }
         }
         return nil
     }
 
-    /// Sends `signal` and waits for the exit; returns the exit status and stderr.
-    func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
+    /// Sends `signal` and waits (at most `timeout` seconds) for the exit; returns the exit status and stderr. A
+    /// server that outlives the wait is killed: its status is then SIGKILL's, and stderr says so.
+    func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) -> (status: Int32, stderr: String) {
         kill(process.processIdentifier, signal)
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        let exited = child.waitForExit(within: timeout)
+        var stderr = String(decoding: errors.wait(within: 5) ?? errors.received, as: UTF8.self)
+        if !exited { stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n" }
+        return (process.isRunning ? -1 : process.terminationStatus, stderr)
     }
 }

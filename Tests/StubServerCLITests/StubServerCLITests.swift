@@ -125,7 +125,7 @@ struct StubServerCLITests {
         #expect(connections.hasPrefix("Accepting up to ") && connections.contains(" connections (open-file limit "))
         #expect(server.nextLine()?.hasPrefix("METHOD") == true)
         let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
-        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+        let (data, response) = try await URLSession.bounded().data(from: url)
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant") == "bad")
         #expect(!data.isEmpty)
         let log = server.line(containing: "GET /api/")
@@ -238,9 +238,9 @@ struct StubServerCLITests {
                 == "Random faults: chaos 1.0, seed 7 (replay this run with --seed 7)")
         let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
         await #expect(throws: (any Error).self, "every stubbed answer is a fault at rate 1") {
-            _ = try await URLSession(configuration: .ephemeral).data(from: url)
+            _ = try await URLSession.bounded().data(from: url)
         }
-        let health = try await URLSession(configuration: .ephemeral).data(
+        let health = try await URLSession.bounded().data(
             from: address.appendingPathComponent("/__stub/health"))
         #expect(String(decoding: health.0, as: UTF8.self).contains(#""seed" : "7""#), "admin requests never draw")
         #expect(server.stop().status == 0)
@@ -273,7 +273,7 @@ struct StubServerCLITests {
             server.line(containing: "reload")
                 == "stub-server: reload failed (api/stubs.json changed): 1 problem; still serving the previous 1 stubs")
         #expect(server.nextLine()?.hasPrefix("  api/stubs.json: invalid JSON") == true)
-        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: URL(string: address + "/a")!)
+        let (data, _) = try await URLSession.bounded().data(from: URL(string: address + "/a")!)
         #expect(String(decoding: data, as: UTF8.self) == "two", "the last good catalog still answers")
 
         #expect(server.stop().status == 0)
@@ -286,7 +286,7 @@ struct StubServerCLITests {
         let first = try #require(server.nextLine())
         #expect(first.hasPrefix("Serving 1 stubs from \(file.path) at http://127.0.0.1:"))
         let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
-        let (data, response) = try await URLSession(configuration: .ephemeral).data(
+        let (data, response) = try await URLSession.bounded().data(
             from: address.appendingPathComponent("any/path"))
         #expect((response as? HTTPURLResponse)?.mimeType == "image/png")
         #expect(data == FileManager.default.contents(atPath: file.path))
@@ -335,7 +335,7 @@ struct StubServerCLITests {
             first.hasPrefix("Recording requests no stub matches from \(upstreamURL) into \(folder.path)/albums at "))
         let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
         let path = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
-        let (data, response) = try await URLSession(configuration: .ephemeral).data(
+        let (data, response) = try await URLSession.bounded().data(
             from: address.appendingPathComponent(path))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "recorded")
@@ -361,7 +361,7 @@ struct StubServerCLITests {
         let first = try #require(proxy.nextLine())
         #expect(first.hasPrefix("Proxying requests no stub matches to \(upstreamURL), serving \(empty.path) at "))
         let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
-        let (_, response) = try await URLSession(configuration: .ephemeral).data(
+        let (_, response) = try await URLSession.bounded().data(
             from: address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "proxied")
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Name") == "top-albums")
@@ -400,7 +400,9 @@ struct StubServerCLITests {
         let upstream = try RunningServer(["--port", "0"])
         let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
         defer { _ = upstream.stop() }
-        let same = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--api", "albums"])
+        let same = try await CLIRunner.run([
+            "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--api", "albums",
+        ])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         #expect(same.stdout.contains("checked "))
         #expect(same.stdout.contains(" 0 breaking, 0 new"))
@@ -416,7 +418,9 @@ struct StubServerCLITests {
                            "bad": {"body": "{"}, "nil": {"body": ""}}}]}
             """
         try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
-        let drifted = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
+        let drifted = try await CLIRunner.run([
+            "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--fixtures", folder.path,
+        ])
         #expect(drifted.status == 1)
         #expect(drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
     }
@@ -438,7 +442,9 @@ struct StubServerCLITests {
                            "bad": {"body": "{"}, "nil": {"body": ""}}}]}
             """#
         try Data(stubs.utf8).write(to: folder.appendingPathComponent("itunes-search/stubs.json"))
-        let drifted = try await CLIRunner.run(["drift", "--upstream", upstreamURL, "--fixtures", folder.path])
+        let drifted = try await CLIRunner.run([
+            "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--fixtures", folder.path,
+        ])
         #expect(drifted.status == 1, "\(drifted.stdout)\(drifted.stderr)")
         #expect(
             drifted.stdout.contains(

@@ -55,7 +55,9 @@ struct DriftCheckTests {
             .write(to: api.appendingPathComponent("search.json"))
         let catalog = try StubCatalog.load(from: folder)
         let upstream = try StubServer.start(catalog: Self.upstream())
-        let report = await DriftChecker(upstream: upstream.baseURL).check(catalog)
+        // A short bound of the test's own per request (4 here): an upstream that stops answering fails the test
+        // within seconds instead of the checker's default 30 s each.
+        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(3)).check(catalog)
         await upstream.stop()
         #expect(report.checked == ["get-search", "get-album", "get-feed", "get-gone"])
         #expect(report.skipped == [#"get-track: its path is not literal; add a "replay" example"#])

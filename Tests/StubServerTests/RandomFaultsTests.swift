@@ -17,7 +17,9 @@ struct RandomFaultsTests {
         ]}
         """#
 
-    /// What the client saw for one request: `answer`, `drop` (closed without a byte) or `reset`.
+    /// What the client saw for one request: `answer`, `drop` (closed without a byte), `reset`, `truncate` (less
+    /// body than announced) or `malformed` (not HTTP). A server that does not answer throws `readFailed(EAGAIN)`
+    /// after the client's 5 s timeout, so a run of requests fails at its first unanswered one.
     private func outcome(_ server: StubServer, _ target: String) async throws -> String {
         let (port, request) = (server.port, get(target, "Connection: close\r\n"))
         return try await blocking {
@@ -28,8 +30,10 @@ struct RandomFaultsTests {
                 return response.status == 200 ? "answer" : "status \(response.status)"
             } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
                 return "reset"
-            } catch RawHTTPClient.ClientError.closedEarly(let received) where received.isEmpty {
-                return "drop"
+            } catch RawHTTPClient.ClientError.closedEarly(let received) {
+                return received.isEmpty ? "drop" : "truncate"
+            } catch RawHTTPClient.ClientError.malformed {
+                return "malformed"
             }
         }
     }
@@ -64,6 +68,39 @@ struct RandomFaultsTests {
         #expect(other.seen != first.seen, "another seed, another sequence")
     }
 
+    /// Seed 42's draws, pinned: a change to what a request draws (one number more or less, another order, drawing
+    /// chaos at rate 0) shifts every later outcome and fails here, where the other tests compare runs of the same
+    /// code. Each is `outcome delay source`.
+    static let golden: [(chaos: Double, draws: [String])] = [
+        (
+            0,
+            [
+                "answer 2 -", "drop 2 faults", "drop 1 faults", "answer 2 -", "answer 0 -", "reset 1 faults",
+                "drop 0 faults", "reset 1 faults", "reset 1 faults", "answer 3 -", "answer 1 -", "answer 3 -",
+            ]
+        ),
+        (
+            0.5,
+            [
+                "truncate 2 chaos", "truncate 0 chaos", "drop 2 faults", "reset 1 faults", "answer 1 -",
+                "reset 3 faults", "answer 1 -", "reset 1 faults", "answer 0 -", "drop 3 faults", "drop 0 faults",
+                "answer 2 -",
+            ]
+        ),
+    ]
+
+    @Test(arguments: golden)
+    func aSeededRun_drawsExactlyItsPinnedSequence(chaos: Double, draws: [String]) async throws {
+        var drawn: [String] = []
+        try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 42, chaos: chaos)) { server in
+            _ = try await outcomes(server, Array(repeating: "/flaky", count: 12))
+            drawn = server.journal().map { entry in
+                entry.draw.map { "\($0.outcome) \($0.delayMs.map(String.init) ?? "-") \($0.source ?? "-")" } ?? "none"
+            }
+        }
+        #expect(drawn == draws)
+    }
+
     @Test func adminUnmatchedAndUndrawnRequests_doNotShiftTheSequence() async throws {
         let plain = try await run(seed: 7, Array(repeating: "/flaky", count: 12))
         let mixed = try await run(
@@ -83,12 +120,13 @@ struct RandomFaultsTests {
     @Test func chaos_breaksEveryStubbedAnswerAtRateOneButNotAdminOr404() async throws {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 1, chaos: 1)) {
             (server: StubServer) async throws in
-            for _ in 0..<8 { _ = try? await outcome(server, "/steady") }
+            let seen = try await outcomes(server, Array(repeating: "/steady", count: 8))
             #expect(try await exchange(server, get("/nowhere")).status == 404)
             #expect(try await exchange(server, get("/__stub/health")).status == 200)
             let steady = server.journal(JournalQuery(stub: "steady"))
             #expect(steady.count == 8)
             #expect(steady.allSatisfy { $0.draw?.source == "chaos" && $0.fault != nil && $0.status == nil })
+            #expect(seen == steady.compactMap(\.fault), "the client saw the faults the journal names")
             let kinds = Set(steady.compactMap(\.fault))
             #expect(kinds.isSubset(of: RandomFaults.chaosKinds.map(\.rawValue)) && kinds.count > 1, "\(kinds)")
             #expect(server.journal(JournalQuery(path: "/nowhere")).first?.draw == nil)

@@ -178,6 +178,21 @@ struct ServerVariantTests {
         }
     }
 
+    /// After a broken answer the stream is unusable: the server closes the connection once the bytes are out,
+    /// although HTTP/1.1 keeps it alive by default and the client asked for that.
+    @Test(arguments: [("malformed", "HTTP/1.1 2x0 NOT-HTTP\r\n"), ("truncate", "HTTP/1.1 200 OK\r\n")])
+    func aBrokenAnswer_endsAKeepAliveConnection(_ variant: String, start: String) async throws {
+        try await withTestServer { server, _ in
+            let (port, request) = (server.port, get(search, "X-Stub-Variant: \(variant)\r\nConnection: keep-alive\r\n"))
+            let received = try await blocking {
+                let client = try RawHTTPClient(port: port, timeout: 2)
+                try client.send(request)
+                return try client.readUntilClosed()  // throws readFailed(EAGAIN) if the server keeps it open
+            }
+            #expect(String(decoding: received, as: UTF8.self).hasPrefix(start))
+        }
+    }
+
     @Test func hangFault_neverAnswersButOthersAreServed() async throws {
         try await withTestServer { server, _ in
             let hanging = try RawHTTPClient(port: server.port, timeout: 1)

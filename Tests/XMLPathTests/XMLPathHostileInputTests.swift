@@ -116,6 +116,32 @@ struct XMLPathHostileInputTests {
         }
     }
 
+    /// Character references up to 8 digits, hex or decimal, naming a character XML allows.
+    @Test(arguments: [
+        ("&#x0010FFFF;", "\u{10FFFF}"), ("&#x00000041;", "A"), ("&#x10FFFF;", "\u{10FFFF}"), ("&#x41;", "A"),
+        ("&#x10000;", "\u{10000}"), ("&#xFFFD;", "\u{FFFD}"), ("&#xE000;", "\u{E000}"), ("&#xD7FF;", "\u{D7FF}"),
+        ("&#x9;", "\t"), ("&#1114111;", "\u{10FFFF}"), ("&#01114111;", "\u{10FFFF}"), ("&#00000065;", "A"),
+        ("&#32;", " "),
+    ])
+    func characterReferences_upToEightDigits_areTheirCharacter(_ reference: String, expected: String) throws {
+        let xml = "<feed><entry><title>[\(reference)]</title></entry></feed>"
+        #expect(try parse(xml).get() == [.recordStart, .text(key: "title", value: "[\(expected)]"), .recordEnd])
+    }
+
+    /// Past 8 digits (even with leading zeros), past U+10FFFF, or naming a character XML forbids: refused.
+    @Test(arguments: [
+        "&#x000000041;", "&#x00110000;", "&#x110000;", "&#xFFFFFFFF;", "&#x;", "&#xFFFE;", "&#xD800;",
+        "&#xDFFF;", "&#x1F;", "&#000000065;", "&#1114112;", "&#4294967296;", "&#;", "&#-65;", "&#x-41;",
+    ])
+    func characterReferences_beyondTheLimits_areRefused(_ reference: String) {
+        guard case .failure(let error) = parse("<feed><entry><title>\(reference)</title></entry></feed>") else {
+            Issue.record("\(reference) was accepted")
+            return
+        }
+        // Too long to be a reference at all ("malformed"), or naming no character XML allows ("invalid ... &#...;").
+        #expect(error.message.hasSuffix("entity reference") || error.message.hasSuffix(reference), "\(error)")
+    }
+
     @Test func declaredUTF8_aByteOrderMark_referencesAndCDATA_areRead() throws {
         let xml =
             "\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- c --><feed><entry>"

@@ -8,7 +8,7 @@ else {
     FileHandle.standardError.write(Data("usage: peer-flyingfox PORT FILE\n".utf8))
     exit(2)
 }
-let server = HTTPServer(address: .loopback(port: port))
+let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port))
 await server.appendRoute("GET *") { _ in
     HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
 }
