@@ -40,12 +40,18 @@ package enum OpenFileLimit {
         return (before, current())
     }
 
+    // The C library's no-limit value is a compound macro on both systems, which Swift's importer drops, so it is
+    // written here as a number.
     #if canImport(Glibc)
         private static let resourceNoFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        /// glibc's `RLIM_INFINITY`, `(rlim_t) -1`, which Swift does not import.
+        /// glibc's no-limit value, `((__rlim_t) -1)` (glibc, `bits/resource.h`).
         private static let unlimited = rlim_t.max
     #else
+        /// `#define RLIMIT_NOFILE 8`, a plain number, which Swift imports (xnu `bsd/sys/resource.h:515`).
         private static let resourceNoFile = RLIMIT_NOFILE
-        private static let unlimited = RLIM_INFINITY
+        /// Darwin's no-limit value, `(((__uint64_t)1 << 63) - 1)` (xnu `bsd/sys/resource.h:496`; `rlim_t` is
+        /// `__uint64_t`, line 95). A local module defining that macro the same way is not imported by this
+        /// toolchain, so a Darwin build naming it would not compile.
+        private static let unlimited = rlim_t(Int64.max)
     #endif
 }

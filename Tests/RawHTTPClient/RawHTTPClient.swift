@@ -14,6 +14,12 @@ public final class RawHTTPClient {
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
     public init(port: Int, timeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(streamType), 0)
+        #if canImport(Darwin)
+            // A send to a connection the server reset gives EPIPE, not a SIGPIPE that ends the whole test run:
+            // `#define SO_NOSIGPIPE 0x1022` (xnu bsd/sys/socket.h:174), as the server's sockets have.
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var value = timeval(tv_sec: timeout, tv_usec: 0)
         // On Linux the send timeout also bounds connect.
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
@@ -28,8 +34,12 @@ public final class RawHTTPClient {
             }
         }
         guard result == 0 else {
+            // deinit runs for an instance whose init throws once it is fully initialized: forget the descriptor,
+            // or deinit closes its number again, by then perhaps another test's listener.
+            let code = errno
             close(fd)
-            throw ClientError.connectFailed(errno)
+            fd = -1
+            throw ClientError.connectFailed(code)
         }
     }
 
@@ -207,6 +217,7 @@ public struct RawResponse: Sendable {
     }
 #elseif canImport(Darwin)
     private let streamType = SOCK_STREAM
+    /// The socket has `SO_NOSIGPIPE` (set in `init`), Darwin's stand-in for Linux's per-call `MSG_NOSIGNAL`.
     private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         Darwin.send(fd, bytes, count, 0)
     }

@@ -9,16 +9,37 @@ import Locking
 
 /// Runs the built `stub-server` binary and captures what it prints.
 struct CLIRunner {
-    /// The built `stub-server`, found beside the test bundle.
+    /// The built `stub-server`: `$STUB_SERVER_PATH` when set, else beside the test bundle (`swift test` puts every
+    /// product of the package in the folder that holds the bundle).
     static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("stub-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "stub-server-not-built")
+        let environment = ProcessInfo.processInfo.environment
+        // On Linux the test bundle is the running executable; on macOS `xctest` or the toolchain's testing helper
+        // runs, and the bundle is one of the loaded bundles, `*.xctest`.
+        let places =
+            Bundle.allBundles.map(\.bundleURL) + [Bundle.main.executableURL, Bundle.main.bundleURL].compactMap { $0 }
+            + [URL(fileURLWithPath: CommandLine.arguments[0])]
+        return locate(
+            "stub-server", override: environment["STUB_SERVER_PATH"], near: places,
+            isExecutable: FileManager.default.isExecutableFile(atPath:))
+            ?? URL(fileURLWithPath: "stub-server-not-built")
     }()
+
+    /// Where the tool `name` is: `override` when given and executable, else in the folder of one of `places` (a
+    /// test bundle, an executable) or a folder above it, the first such place winning.
+    static func locate(
+        _ name: String, override: String?, near places: [URL], isExecutable: (String) -> Bool
+    ) -> URL? {
+        if let override { return isExecutable(override) ? URL(fileURLWithPath: override) : nil }
+        for place in places {
+            var directory = place.standardizedFileURL.deletingLastPathComponent()
+            while directory.path != "/" && !directory.path.isEmpty {
+                let candidate = directory.appendingPathComponent(name)
+                if isExecutable(candidate.path) { return candidate }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }
 
     /// The package root, where `MockData/` lives.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

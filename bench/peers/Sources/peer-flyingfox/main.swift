@@ -3,7 +3,8 @@ import FlyingFox
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let port = UInt16(arguments[1]), let body = FileManager.default.contents(atPath: arguments[2])
+guard arguments.count == 3, let port = UInt16(arguments[1]),
+    let body = FileManager.default.contents(atPath: arguments[2])
 else {
     FileHandle.standardError.write(Data("usage: peer-flyingfox PORT FILE\n".utf8))
     exit(2)
