@@ -20,6 +20,7 @@ public enum Output {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
+                // Darwin: `ssize_t write(int, const void *, size_t)` (Libc include/unistd.h:556), so an Int.
                 #if canImport(Glibc)
                     let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #else

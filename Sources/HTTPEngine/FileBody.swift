@@ -16,6 +16,7 @@ package final class FileBody: Sendable, Equatable {
 
     /// Copies `bytes` into a new in-memory file; nil where there is none (not Linux) or it cannot be made.
     package init?(_ bytes: [UInt8]) {
+        // Elsewhere nil: xnu has no memfd_create (no such call in xnu bsd/kern/syscalls.master).
         #if os(Linux)
             let fd = clinux_memfd_create("stub-body")
             guard fd >= 0 else { return nil }

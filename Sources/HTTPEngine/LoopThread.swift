@@ -5,11 +5,14 @@
 #endif
 
 /// Starts a detached POSIX thread: the engine (and the fixture watcher) need one thread each and no more of
-/// Foundation than that. The thread blocks SIGPIPE.
+/// Foundation than that. On Linux the thread blocks SIGPIPE (see `enter`); Apple platforms set `SO_NOSIGPIPE` on
+/// each socket instead.
 public enum LoopThread {
     /// Runs `body` on a new detached thread.
     public static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
+        // Darwin: `pthread_t` is `struct _opaque_pthread_t *` (libpthread include/sys/_pthread/_pthread_t.h:31,
+        // _pthread_types.h:118), and `pthread_create` takes a `pthread_t *` (pthread.h:343): `pthread_t?` here.
         #if canImport(Glibc)
             var thread = pthread_t()
         #else
@@ -27,6 +30,11 @@ public enum LoopThread {
         }
     }
 
+    // Darwin's start routine imports as `(UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?`: Swift takes
+    // libpthread include/pthread/pthread.h:343-345 `void *(* _Nonnull)(void *)`, under assume_nonnull (:102-103),
+    // as its importer defines SWIFT_CLASS_EXTRA and the `!` of `#if !_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT()`
+    // (:337) negates only the first `defined` of that unparenthesized macro (:196-197). pthread_detach: :349,
+    // pthread_self: :494.
     #if canImport(Glibc)
         private static func enter(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
             guard let context else { return nil }

@@ -31,6 +31,8 @@ package enum OpenFileLimit {
         guard getrlimit(resourceNoFile, &limit) == 0 else { return (nil, nil) }
         let before = current()
         var target = limit.rlim_max
+        // xnu bsd/sys/syslimits.h:108 `#define OPEN_MAX 10240`; bsd/man/man2/getrlimit.2:217-219: setrlimit no
+        // longer accepts RLIM_INFINITY for RLIMIT_NOFILE, "Use rlim_cur = min(OPEN_MAX, rlim_max)".
         #if canImport(Darwin)
             target = min(target, rlim_t(OPEN_MAX))
         #endif

@@ -1,3 +1,9 @@
+// Checked against xnu bsd/sys/socket.h: :113 `#define SOCK_STREAM 1` (an Int32; Glibc's is an enum), :174
+// `#define SO_NOSIGPIPE 0x1022`, :380 `#define SOL_SOCKET 0xffff`, :785 accept, :794 listen, :803 setsockopt,
+// :804 shutdown (each returns `int`); bsd/sys/uio.h:271 `ssize_t writev(int, const struct iovec *, int)`;
+// bsd/sys/errno.h:211 `#define ENOSYS 78`, :81-82 `errno` is `(*__error())`, which Swift's Darwin overlay makes a
+// settable `var errno: Int32`; Libc include/unistd.h:456 close, :507 read, :556 write (`ssize_t`: Int).
+// Darwin's sendfile (socket.h:810) takes other arguments; it is not used here.
 #if canImport(Darwin)
     import Darwin
 

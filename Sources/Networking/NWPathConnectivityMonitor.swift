@@ -1,3 +1,7 @@
+// Checked against developer.apple.com/documentation/network/nwpathmonitor (`final class`, init(), start(queue:),
+// cancel()), .../nwpathmonitor/pathupdatehandler (`@preconcurrency final var pathUpdateHandler:
+// (@Sendable (NWPath) -> Void)?`; the closure captures only `broadcast`, which is Sendable) and
+// .../nwpath/status-swift.enum (satisfied, unsatisfied, requiresConnection).
 #if canImport(Network)
     import Dispatch
     import Network

@@ -46,13 +46,26 @@ public final class ProbingConnectivityMonitor: ConnectivityMonitor {
     }
 
     /// Probes once and records the result.
+    ///
+    /// A probe, once sent, is not cancelled with the task that asked for it: it runs in a task of its own and ends
+    /// by itself within its 5 s timeout. Cancelling URLSession's async data task on Linux can deadlock
+    /// FoundationNetworking (the canceller waits in `URLSessionTask.cancel` for the session's queue while the task
+    /// waits in `resume`; seen when a test cancelled its updates while probes were failing every 20 ms).
     @discardableResult
     public func check() async -> ConnectivityStatus {
+        let (client, request) = (client, HTTPRequest(url: probe, method: "HEAD", timeout: 5))
+        let sent = Task { () -> Result<HTTPResponse, APIError> in
+            do throws(APIError) {
+                return .success(try await client.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
         let result: ConnectivityStatus
-        do {
-            _ = try await client.send(HTTPRequest(url: probe, method: "HEAD", timeout: 5))
+        switch await sent.value {
+        case .success:
             result = .satisfied
-        } catch {
+        case .failure(let error):
             result = error == .cancelled ? (last.withLock { $0 } ?? .unsatisfied) : .unsatisfied
         }
         last.withLock { $0 = result }

@@ -44,6 +44,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     /// FoundationNetworking hands libcurl whole seconds, so 1.5 s becomes 1 s and anything under 1 s times out at
     /// once; there, timeouts round up to whole seconds. Apple's URLSession takes them as they are.
     static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        // Apple: `var timeoutInterval: TimeInterval`, in seconds
+        // (developer.apple.com/documentation/foundation/urlrequest/timeoutinterval).
         #if canImport(FoundationNetworking)
             return max(1, seconds.rounded(.up))
         #else

@@ -16,6 +16,7 @@ public final class RefusingPort: Sendable {
 
     /// - Throws: `POSIXError` when no socket can be bound.
     public init() throws {
+        // Darwin: `#define SOCK_STREAM 1`, `#define AF_INET 2` (xnu bsd/sys/socket.h:113, :391), both Int32.
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

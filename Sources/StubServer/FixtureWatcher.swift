@@ -15,31 +15,42 @@ import Synchronization
 
 /// Watches a fixtures folder and reports which files changed, once the writes have settled.
 ///
-/// On Linux through inotify, one watch per folder (new folders are watched as they appear); on Apple platforms
-/// through a kqueue vnode source per folder and per file, rebuilt after each change. A thread of its own sleeps
-/// in `poll()` until the kernel reports a change: no polling of the disk, no CPU while nothing changes. Hidden
-/// files (editors' swap files) and names ending in `~` are ignored.
+/// On Linux through inotify, one watch per folder (new folders are watched as they appear): a thread of its own
+/// sleeps in `poll()` until the kernel reports a change, with no CPU while nothing changes. Elsewhere, and on
+/// Linux when asked (`scanInterval`), by a `FixtureScanner` walk every 250 ms: one portable path, compiled and
+/// tested here, instead of an Apple-only kernel API. Hidden files (editors' swap files) and names ending in `~`
+/// are ignored.
 final class FixtureWatcher: Sendable {
     private let root: URL
     private let stopPipe: (read: Int32, write: Int32)
     private let stopped = Atomic<Bool>(false)
 
+    /// How often the portable source walks the folder where there is no inotify.
+    static let defaultScanInterval = Duration.milliseconds(250)
+
     /// Starts watching `root`; `onChange` gets the changed paths (relative to `root`) `debounce` after the last
     /// change of a burst, on the watcher's thread.
-    init(root: URL, debounce: Duration = .milliseconds(150), onChange: @escaping @Sendable ([String]) -> Void) throws {
+    /// - Parameter scanInterval: walk the folder this often instead of asking the kernel (Linux's default is
+    ///   inotify; elsewhere the walk is the only source, every `defaultScanInterval` when nil).
+    init(
+        root: URL, debounce: Duration = .milliseconds(150), scanInterval: Duration? = nil,
+        onChange: @escaping @Sendable ([String]) -> Void
+    ) throws {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
-        let source = try ChangeSource(root: self.root)
+        var source = Source.scanner(
+            FixtureScanner(root: self.root.path), every: Self.milliseconds(scanInterval ?? Self.defaultScanInterval))
+        #if canImport(Glibc)
+            if scanInterval == nil { source = .inotify(try InotifySource(root: self.root)) }
+        #endif
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             source.close()
             throw StubServerError.watchFailed("cannot create a pipe: errno \(errno)")
         }
         stopPipe = (fds[0], fds[1])
-        let (stopRead, rootPath) = (stopPipe.read, self.root.path)
-        let milliseconds = Int32(
-            debounce.components.seconds * 1000 + debounce.components.attoseconds / 1_000_000_000_000_000)
+        let (stopRead, milliseconds, chosen) = (stopPipe.read, Self.milliseconds(debounce), source)
         LoopThread.start {
-            Self.run(source, stopFD: stopRead, root: rootPath, debounceMs: milliseconds, onChange: onChange)
+            Self.run(chosen, stopFD: stopRead, debounceMs: milliseconds, onChange: onChange)
             close(stopRead)
         }
     }
@@ -56,31 +67,63 @@ final class FixtureWatcher: Sendable {
         close(stopPipe.write)
     }
 
+    /// Where changes come from.
+    private enum Source {
+        #if canImport(Glibc)
+            case inotify(InotifySource)
+        #endif
+        case scanner(FixtureScanner, every: Int32)
+
+        func close() {
+            #if canImport(Glibc)
+                if case .inotify(let source) = self { source.close() }
+            #endif
+        }
+    }
+
     private static func run(
-        _ source: ChangeSource, stopFD: Int32, root: String, debounceMs: Int32,
-        onChange: @Sendable ([String]) -> Void
+        _ source: Source, stopFD: Int32, debounceMs: Int32, onChange: @Sendable ([String]) -> Void
     ) {
         var source = source
         var pending: [String] = []
         var deadline: Double?
+        var nextScan: Double?
+        if case .scanner(_, let every) = source { nextScan = now() + Double(every) / 1000 }
         while true {
-            let timeout = deadline.map { Int32(max(0, ($0 - now()) * 1000).rounded(.up)) } ?? -1
-            var fds = [
-                pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, 2, timeout)
+            let wake = [deadline, nextScan].compactMap { $0 }.min()
+            let timeout = wake.map { Int32(max(0, ($0 - now()) * 1000).rounded(.up)) } ?? -1
+            var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+            #if canImport(Glibc)
+                if case .inotify(let inotify) = source {
+                    fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0))
+                }
+            #endif
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { break }
-            if fds[1].revents != 0 { break }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                let changed = source.drain().filter { path in
-                    let name = path.split(separator: "/").last ?? ""
-                    return !name.hasPrefix(".") && !name.hasSuffix("~")
+            if fds[0].revents != 0 { break }
+            var changed: [String] = []
+            switch source {
+            #if canImport(Glibc)
+                case .inotify(var inotify):
+                    if fds[1].revents & Int16(POLLIN) != 0 {
+                        changed = inotify.drain()
+                        source = .inotify(inotify)
+                    }
+            #endif
+            case .scanner(var scanner, let every):
+                if let due = nextScan, now() >= due {
+                    changed = scanner.drain()
+                    source = .scanner(scanner, every: every)
+                    nextScan = now() + Double(every) / 1000
                 }
-                if !changed.isEmpty {
-                    for path in changed where !pending.contains(path) { pending.append(path) }
-                    deadline = now() + Double(debounceMs) / 1000
-                }
+            }
+            changed = changed.filter { path in
+                let name = path.split(separator: "/").last ?? ""
+                return !name.hasPrefix(".") && !name.hasSuffix("~")
+            }
+            if !changed.isEmpty {
+                for path in changed where !pending.contains(path) { pending.append(path) }
+                deadline = now() + Double(debounceMs) / 1000
             }
             if let due = deadline, now() >= due {
                 onChange(pending)
@@ -89,6 +132,10 @@ final class FixtureWatcher: Sendable {
             }
         }
         source.close()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     private static func now() -> Double {
@@ -100,7 +147,7 @@ final class FixtureWatcher: Sendable {
 
 #if canImport(Glibc)
     /// inotify: one watch per folder, events named by folder and file.
-    private struct ChangeSource {
+    private struct InotifySource {
         let fd: Int32
         private let root: String
         /// Folder (relative to the root, "" for the root) of each watch descriptor.
@@ -167,57 +214,6 @@ final class FixtureWatcher: Sendable {
 
         func close() {
             _ = Glibc.close(fd)
-        }
-    }
-#elseif canImport(Darwin)
-    /// kqueue: a vnode watch on every folder and file, rebuilt after each change (written for Apple platforms;
-    /// not compiled on the Linux machines this package is developed on).
-    private struct ChangeSource {
-        let fd: Int32
-        private let root: String
-        private var watched: [Int32: String] = [:]
-
-        init(root: URL) throws {
-            self.root = root.path
-            fd = kqueue()
-            guard fd >= 0 else { throw StubServerError.watchFailed("kqueue failed: errno \(errno)") }
-            rebuild()
-        }
-
-        private mutating func rebuild() {
-            for descriptor in watched.keys { _ = Darwin.close(descriptor) }
-            watched = [:]
-            var paths = [""]
-            if let enumerator = FileManager.default.enumerator(atPath: root) {
-                while let path = enumerator.nextObject() as? String { paths.append(path) }
-            }
-            for path in paths {
-                let descriptor = open(path.isEmpty ? root : root + "/" + path, O_EVTONLY)
-                guard descriptor >= 0 else { continue }
-                watched[descriptor] = path
-                var change = kevent(
-                    ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
-                    fflags: UInt32(NOTE_WRITE | NOTE_DELETE | NOTE_RENAME | NOTE_EXTEND | NOTE_ATTRIB), data: 0,
-                    udata: nil)
-                _ = kevent(fd, &change, 1, nil, 0, nil)
-            }
-        }
-
-        mutating func drain() -> [String] {
-            var changed: [String] = []
-            var events = [kevent](repeating: kevent(), count: 64)
-            var zero = timespec()
-            let count = kevent(fd, nil, 0, &events, Int32(events.count), &zero)
-            for event in events.prefix(Int(max(0, count))) {
-                if let path = watched[Int32(event.ident)] { changed.append(path) }
-            }
-            if !changed.isEmpty { rebuild() }
-            return changed
-        }
-
-        func close() {
-            for descriptor in watched.keys { _ = Darwin.close(descriptor) }
-            _ = Darwin.close(fd)
         }
     }
 #endif

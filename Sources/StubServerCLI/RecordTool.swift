@@ -46,6 +46,8 @@ enum RecordTool {
     /// The running executable's path: from the kernel where it says, else `argv[0]`.
     private static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
+        // Darwin: dyld include/mach-o/dyld.h:99 `int _NSGetExecutablePath(char* buf, uint32_t* bufsize)`, 0 when
+        // the path fits; it may be a symbolic link (:95), which `exec` resolves.
         #if canImport(Glibc)
             let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
             if length > 0 { return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }

@@ -109,8 +109,6 @@ enum PollerKind: String, CaseIterable, CustomTestStringConvertible {
         case .poll: PollPoller()
         #if os(Linux)
             case .system: EpollPoller(batch: batch)
-        #elseif canImport(Darwin)
-            case .system: KqueuePoller(batch: batch)
         #else
             case .system: PollPoller()
         #endif
