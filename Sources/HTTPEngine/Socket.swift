@@ -28,6 +28,7 @@ struct Socket: Sendable, Hashable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         listener.disableSigPipe()
         listener.setNonBlocking()
+        listener.setCloseOnExec()
         guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let error = SocketError("bind", detail: "\(host):\(port)")
             listener.close()
@@ -82,6 +83,7 @@ struct Socket: Sendable, Hashable {
                 let socket = Socket(fd: client)
                 socket.disableSigPipe()
                 socket.setNonBlocking()
+                socket.setCloseOnExec()
                 var one: Int32 = 1
                 setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 return .connection(socket)
@@ -97,6 +99,13 @@ struct Socket: Sendable, Hashable {
 
     func setNonBlocking() {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Not inherited by programs the process starts (`FD_CLOEXEC`): a test process that runs a child while its
+    /// servers serve must not lend the child their sockets, which would keep a closed connection open (the
+    /// client sees no end) and a stopped server's port listening.
+    func setCloseOnExec() {
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
 
     /// Reads what is available into `scratch`.

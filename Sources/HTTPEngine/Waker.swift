@@ -15,7 +15,10 @@ struct Waker: Sendable {
         guard pipe(&ends) == 0 else { throw SocketError("pipe") }
         fd = ends[0]
         writeEnd = ends[1]
-        for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, fcntl(end, F_GETFD) | FD_CLOEXEC)  // not lent to child processes
+        }
     }
 
     /// Makes the read end readable until the next `drain`. Safe from any thread; a full pipe is already awake.

@@ -1,3 +1,4 @@
+import RawHTTPClient
 import Testing
 
 @testable import HTTPEngine
@@ -40,6 +41,26 @@ struct SocketTests {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         #expect(listener.accept() == .none)
+    }
+
+    /// A test process that starts a child while its servers serve must not lend it their descriptors.
+    @Test func theListenerAndEachConnection_areNotInheritedByChildProcesses() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let client = try RawHTTPClient(port: Int(try listener.localPort()))
+        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5000) == 1, "the connection arrives within 5 s")
+        guard case .connection(let connection) = listener.accept() else {
+            Issue.record("no connection to accept")
+            return
+        }
+        defer { connection.close() }
+        withExtendedLifetime(client) {}
+        let waker = try Waker()
+        defer { waker.close() }
+        for fd in [listener.fd, connection.fd, waker.fd] {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd)")
+        }
     }
 }
 
