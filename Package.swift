@@ -142,6 +142,8 @@ let package = Package(
         .testTarget(
             name: "StubServerTestingTests",
             dependencies: ["Locking", "RawHTTPClient", "StubServer", "StubServerTesting"],
+            // Fixtures as a test bundle's resources, the way they reach a test on a device.
+            resources: [.copy("BundledFixtures")],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",

@@ -23,6 +23,9 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
     public var fixtures: String
+    /// The fixtures folder itself, when given as a URL (a test bundle's resources on a device); wins over
+    /// `fixtures`.
+    public var fixturesURL: URL?
     /// Variants chosen per stub before the test runs.
     public var variants: [String: String]
     /// The server-wide variant, if any.
@@ -69,6 +72,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     private func fixturesFolder() throws -> URL {
+        if let fixturesURL { return fixturesURL }
         if fixtures.hasPrefix("/") { return URL(fileURLWithPath: fixtures) }
         guard let folder = StubCatalog.findFolder(named: fixtures, from: filePath) else {
             throw StubServerTestingError.fixturesNotFound(fixtures, from: filePath)
@@ -88,6 +92,25 @@ extension Trait where Self == StubServerTrait {
         StubServerTrait(
             fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
             configuration: configuration, filePath: filePath)
+    }
+
+    /// A stub server for each test, serving the fixtures folder at `fixtures`: a test bundle's resources, which is
+    /// how fixtures reach a test on a device, where the test file's folder does not exist:
+    ///
+    /// ```swift
+    /// // Package.swift: .testTarget(name: "AppTests", dependencies: [...], resources: [.copy("MockData")])
+    /// @Suite(.stubServer(fixtures: Bundle.module.url(forResource: "MockData", withExtension: nil)!))
+    /// ```
+    public static func stubServer(
+        fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
+        unmatched: StubServerTrait.Unmatched = .fail,
+        configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
+    ) -> Self {
+        var trait = StubServerTrait(
+            fixtures: fixtures.path, variants: variants, serverVariant: variant, unmatched: unmatched,
+            configuration: configuration, filePath: filePath)
+        trait.fixturesURL = fixtures
+        return trait
     }
 }
 
