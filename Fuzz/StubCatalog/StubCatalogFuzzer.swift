@@ -44,7 +44,7 @@ public func fuzzStubCatalog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(entry?.stub == decision.stubName && entry?.status == decision.status, "journal disagrees")
         if case .answer(_, let variant, _, _, let parameters) = decision.outcome, variant.template {
             let template = Template(baseURL: "http://127.0.0.1:8080", request: request, pathParameters: parameters)
-            _ = template.render(variant.body, escaping: Template.Escaping(contentType: variant.header("Content-Type")))
+            _ = template.render(variant.body, escaping: Template.Escaping(variant.templateKind ?? .text))
             for field in variant.headers {
                 let value = Template.escape(template.render(field.value, escaping: .header), for: .header)
                 precondition(!value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
