@@ -106,7 +106,10 @@ final class EventLoop {
 
     /// Milliseconds until the earliest timer (or the listener's rest ends), -1 for none.
     private func timeout(now: Double) -> Int32 {
-        guard let next = [timers.next, acceptResumesAt].compactMap({ $0 }).min() else { return -1 }
+        // Runs on every turn of the loop: no array for two optionals.
+        var next = timers.next
+        if let resume = acceptResumesAt { next = min(next ?? resume, resume) }
+        guard let next else { return -1 }
         return Int32(max(0, min(next - now, 3_600_000)).rounded(.up))
     }
 

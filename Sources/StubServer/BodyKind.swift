@@ -25,7 +25,11 @@ package enum BodyKind: String, Sendable, Equatable, CaseIterable {
         }
         var start = 0
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < body.count, [0x20, 0x09, 0x0A, 0x0D].contains(body[start]) { start += 1 }
+        while start < body.count,
+            body[start] == 0x20 || body[start] == 0x09 || body[start] == 0x0A || body[start] == 0x0D
+        {
+            start += 1
+        }
         let first = start < body.count ? body[start] : nil
         if first != nil, JSONSyntax.isValid(body) {
             self = .json

@@ -37,11 +37,16 @@ final class FixtureWatcher: Sendable {
         onChange: @escaping @Sendable ([String]) -> Void
     ) throws {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
-        var source = Source.scanner(
-            FixtureScanner(root: self.root.path), every: Self.milliseconds(scanInterval ?? Self.defaultScanInterval))
+        var kernel: Source?
         #if canImport(Glibc)
-            if scanInterval == nil { source = .inotify(try InotifySource(root: self.root)) }
+            if scanInterval == nil { kernel = .inotify(try InotifySource(root: self.root)) }
         #endif
+        // The walk's first pass reads the whole tree: made only when the walk is the source.
+        let source =
+            kernel
+            ?? .scanner(
+                FixtureScanner(root: self.root.path), every: Self.milliseconds(scanInterval ?? Self.defaultScanInterval)
+            )
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             source.close()

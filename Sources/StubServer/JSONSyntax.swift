@@ -31,23 +31,15 @@ enum JSONSyntax {
                 // A value.
                 guard let byte = peek() else { return false }
                 switch byte {
-                case UInt8(ascii: "{"):
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = byte == UInt8(ascii: "{")
                     index += 1
                     skipSpace()
-                    if peek() == UInt8(ascii: "}") {
+                    if peek() == UInt8(ascii: isObject ? "}" : "]") {
                         index += 1
                     } else {
-                        open.append(true)
-                        guard member() else { return false }
-                        continue
-                    }
-                case UInt8(ascii: "["):
-                    index += 1
-                    skipSpace()
-                    if peek() == UInt8(ascii: "]") {
-                        index += 1
-                    } else {
-                        open.append(false)
+                        open.append(isObject)
+                        if isObject { guard member() else { return false } }
                         continue
                     }
                 case UInt8(ascii: "\""):

@@ -65,11 +65,11 @@ public struct DriftChecker: Sendable {
                 differ("upstream", message)
             case .response(let status, let headers, let body):
                 if status != good.status { differ("status", "upstream \(status) (fixture: \(good.status))") }
-                let upstreamType = Self.mediaType(headers.first { $0.name.lowercased() == "content-type" }?.value)
-                let fixtureType = Self.mediaType(good.header("Content-Type"))
-                let fixtureKind = BodyKind(good.body, contentType: good.header("Content-Type"))
-                let upstreamKind = BodyKind(
-                    body, contentType: headers.first { $0.name.lowercased() == "content-type" }?.value)
+                let upstreamLabel = headers.first { $0.name.lowercased() == "content-type" }?.value
+                let fixtureLabel = good.header("Content-Type")
+                let (upstreamType, fixtureType) = (Self.mediaType(upstreamLabel), Self.mediaType(fixtureLabel))
+                let fixtureKind = BodyKind(good.body, contentType: fixtureLabel)
+                let upstreamKind = BodyKind(body, contentType: upstreamLabel)
                 if upstreamType != fixtureType {
                     // A new label on the same kind of body breaks no client that reads the body.
                     differ(
