@@ -35,6 +35,15 @@ struct JSONSyntaxTests {
         #expect(!JSONSyntax.isValid([UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\"")]))
     }
 
+    /// Found by the stub-server fuzz target: the decoder keeps a repeated key's first value and never reads the
+    /// later one, so it takes `1e` (no exponent digits) there; the check reads every byte and refuses it.
+    @Test func aBrokenValueUnderARepeatedKey_isInvalid() {
+        let body = Array(#"[{"a":1,"a":1e}]"#.utf8)
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(body))) != nil, "the decoder skips it")
+        #expect((try? JSONSerialization.jsonObject(with: Data(body))) == nil)
+        #expect(!JSONSyntax.isValid(body))
+    }
+
     /// Found by the stub-server fuzz target: the decoder reads `00 31` as UTF-16 for `1`; the check reads UTF-8
     /// only, as network JSON is (RFC 8259, section 8.1), so such a body is binary, not JSON.
     @Test func utf16JSON_isNotReadAsJSON() {
