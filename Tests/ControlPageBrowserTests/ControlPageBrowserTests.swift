@@ -1,134 +1,138 @@
-import Foundation
-import NetworkingTestSupport
-import RawHTTPClient
-import StubServer
-import Testing
+// These tests run chromedriver and Chromium as processes: compiled only where a test can start one.
+#if os(macOS) || os(Linux)
+    import Foundation
+    import NetworkingTestSupport
+    import RawHTTPClient
+    import StubServer
+    import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
-/// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
-/// near-miss tables, and markup from a request shown as text.
-@Suite(.enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
-struct ControlPageBrowserTests {
-    /// A copy of `MockData/`, so that the test can break a fixture and reload.
-    private func withMockDataCopy(_ body: (URL) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: StubCatalog.findFolder()!, to: folder)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(folder)
-    }
+    /// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
+    /// near-miss tables, and markup from a request shown as text.
+    @Suite(.enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
+    struct ControlPageBrowserTests {
+        /// A copy of `MockData/`, so that the test can break a fixture and reload.
+        private func withMockDataCopy(_ body: (URL) async throws -> Void) async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: StubCatalog.findFolder()!, to: folder)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await body(folder)
+        }
 
-    /// A session whose requests give up after 5 s without an answer, not URLSession's default 60 s.
-    private static func session() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        configuration.timeoutIntervalForResource = 10
-        return URLSession(configuration: configuration)
-    }
+        /// A session whose requests give up after 5 s without an answer, not URLSession's default 60 s.
+        private static func session() -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 5
+            configuration.timeoutIntervalForResource = 10
+            return URLSession(configuration: configuration)
+        }
 
-    private func variant(_ server: StubServer, _ path: String) async throws -> String? {
-        let (_, response) = try await Self.session().data(
-            from: URL(string: server.baseURL.absoluteString + path)!)
-        return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant")
-    }
+        private func variant(_ server: StubServer, _ path: String) async throws -> String? {
+            let (_, response) = try await Self.session().data(
+                from: URL(string: server.baseURL.absoluteString + path)!)
+            return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant")
+        }
 
-    @Test func thePage_drivesTheServerAndShowsWhatArrives() async throws {
-        try await withMockDataCopy { folder in
-            try await withStubServer(fixtures: folder) { server in
-                try await Browser.withSession { browser in
-                    try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
-                    try await waitUntil("every stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
-                        try await browser.findAll("#stubs tbody tr").count == server.catalog.stubs.count
+        @Test func thePage_drivesTheServerAndShowsWhatArrives() async throws {
+            try await withMockDataCopy { folder in
+                try await withStubServer(fixtures: folder) { server in
+                    try await Browser.withSession { browser in
+                        try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
+                        try await waitUntil("every stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
+                            try await browser.findAll("#stubs tbody tr").count == server.catalog.stubs.count
+                        }
+                        let albums = "/api/v1/us/apple-music/top-albums/all/10/explicit.json"
+
+                        // The keyboard: two presses of the down arrow on the picker go (automatic) -> good -> bad.
+                        let picker = try await browser.find(#"select[data-stub="top-albums"]"#)
+                        try await browser.sendKeys(picker, Browser.Key.arrowDown + Browser.Key.arrowDown)
+                        try await waitUntil("the keyboard's choice to reach the server", every: .milliseconds(20)) {
+                            server.variant(forStub: "top-albums") == "bad"
+                        }
+                        #expect(try await variant(server, albums) == "bad")
+
+                        // A click on an option.
+                        try await browser.click(
+                            try await browser.find(#"select[data-stub="top-albums"] option[value="nil"]"#))
+                        try await waitUntil("the clicked choice to reach the server", every: .milliseconds(20)) {
+                            server.variant(forStub: "top-albums") == "nil"
+                        }
+                        #expect(try await variant(server, albums) == "nil")
+
+                        // The server-wide picker.
+                        try await browser.click(try await browser.find(#"#server-variant option[value="empty"]"#))
+                        try await waitUntil("the server-wide choice to reach the server", every: .milliseconds(20)) {
+                            server.serverVariant == "empty"
+                        }
+
+                        // Requests appear without a reload, newest first.
+                        try await waitUntil("the requests to appear", every: .milliseconds(20)) {
+                            try await browser.findAll("#requests li").count == 2
+                        }
+                        #expect(try await browser.text("#requests li .request-line") == "GET \(albums)")
+
+                        // An unmatched request shows its near-miss table.
+                        _ = try await Self.session().data(
+                            from: URL(
+                                string: server.baseURL.absoluteString
+                                    + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)
+                        try await waitUntil("the unmatched request to appear", every: .milliseconds(20)) {
+                            try await browser.findAll("#unmatched li").count == 1
+                        }
+                        let table = try await browser.text("#unmatched li table")
+                        #expect(table.contains("top-albums") && table.contains("path"), "\(table)")
+
+                        // Markup in a request's path and headers is shown as text and runs nothing.
+                        let port = server.port
+                        _ = try await blocking {
+                            let client = try RawHTTPClient(port: port)
+                            try client.send(
+                                "GET /%3Cimg%20src=x%20onerror=window.pwned=1%3E%3Cscript%3Ewindow.pwned=2%3C/script%3E HTTP/1.1\r\n"
+                                    + "Host: x\r\nX-Note: <b onmouseover=window.pwned=3>bold</b>\r\n\r\n")
+                            return try client.readResponse().status
+                        }
+                        try await waitUntil("the hostile request to appear", every: .milliseconds(20)) {
+                            try await browser.findAll("#unmatched li").count == 2
+                        }
+                        let line = try await browser.text("#unmatched li .request-line")
+                        #expect(line == "GET /<img src=x onerror=window.pwned=1><script>window.pwned=2</script>")
+                        let injected = try await browser.execute(
+                            "return document.querySelectorAll('#requests img, #requests script, #requests b, #unmatched img, #unmatched script').length"
+                        )
+                        #expect(injected as? Int == 0)
+                        #expect(try await browser.execute("return window.pwned === undefined") as? Bool == true)
+                        try await browser.click(try await browser.find("#requests li summary"))
+                        #expect(
+                            try await browser.text("#requests li table.headers").contains(
+                                "<b onmouseover=window.pwned=3>bold</b>"))
+
+                        if let path = ProcessInfo.processInfo.environment["CONTROL_PAGE_SCREENSHOT"] {
+                            try await browser.screenshot().write(to: URL(fileURLWithPath: path))
+                        }
+
+                        // Reset from the keyboard clears the choices and the lists.
+                        try await browser.sendKeys(try await browser.find("#reset"), Browser.Key.enter)
+                        try await waitUntil("the reset to reach the server and the page", every: .milliseconds(20)) {
+                            let cleared = try await browser.findAll("#requests li").isEmpty
+                            return cleared && server.variant(forStub: "top-albums") == nil
+                                && server.serverVariant == nil
+                        }
+
+                        // A broken fixture and a click on reload: the problems are shown, the old catalog serves.
+                        try Data("{ broken".utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+                        try await browser.click(try await browser.find("#reload"))
+                        try await waitUntil("the reload's problems to be shown", every: .milliseconds(20)) {
+                            try await browser.findAll("#problems li").count == 1
+                        }
+                        #expect(try await browser.text("#problems li").hasPrefix("albums/stubs.json: "))
+                        #expect(try await browser.text("#reload-line").hasPrefix("Reload failed at "))
+                        #expect(try await variant(server, albums) == "good")
                     }
-                    let albums = "/api/v1/us/apple-music/top-albums/all/10/explicit.json"
-
-                    // The keyboard: two presses of the down arrow on the picker go (automatic) -> good -> bad.
-                    let picker = try await browser.find(#"select[data-stub="top-albums"]"#)
-                    try await browser.sendKeys(picker, Browser.Key.arrowDown + Browser.Key.arrowDown)
-                    try await waitUntil("the keyboard's choice to reach the server", every: .milliseconds(20)) {
-                        server.variant(forStub: "top-albums") == "bad"
-                    }
-                    #expect(try await variant(server, albums) == "bad")
-
-                    // A click on an option.
-                    try await browser.click(
-                        try await browser.find(#"select[data-stub="top-albums"] option[value="nil"]"#))
-                    try await waitUntil("the clicked choice to reach the server", every: .milliseconds(20)) {
-                        server.variant(forStub: "top-albums") == "nil"
-                    }
-                    #expect(try await variant(server, albums) == "nil")
-
-                    // The server-wide picker.
-                    try await browser.click(try await browser.find(#"#server-variant option[value="empty"]"#))
-                    try await waitUntil("the server-wide choice to reach the server", every: .milliseconds(20)) {
-                        server.serverVariant == "empty"
-                    }
-
-                    // Requests appear without a reload, newest first.
-                    try await waitUntil("the requests to appear", every: .milliseconds(20)) {
-                        try await browser.findAll("#requests li").count == 2
-                    }
-                    #expect(try await browser.text("#requests li .request-line") == "GET \(albums)")
-
-                    // An unmatched request shows its near-miss table.
-                    _ = try await Self.session().data(
-                        from: URL(
-                            string: server.baseURL.absoluteString
-                                + "/api/v1/us/apple-music/top-albums/all/10/explicit.xml")!)
-                    try await waitUntil("the unmatched request to appear", every: .milliseconds(20)) {
-                        try await browser.findAll("#unmatched li").count == 1
-                    }
-                    let table = try await browser.text("#unmatched li table")
-                    #expect(table.contains("top-albums") && table.contains("path"), "\(table)")
-
-                    // Markup in a request's path and headers is shown as text and runs nothing.
-                    let port = server.port
-                    _ = try await blocking {
-                        let client = try RawHTTPClient(port: port)
-                        try client.send(
-                            "GET /%3Cimg%20src=x%20onerror=window.pwned=1%3E%3Cscript%3Ewindow.pwned=2%3C/script%3E HTTP/1.1\r\n"
-                                + "Host: x\r\nX-Note: <b onmouseover=window.pwned=3>bold</b>\r\n\r\n")
-                        return try client.readResponse().status
-                    }
-                    try await waitUntil("the hostile request to appear", every: .milliseconds(20)) {
-                        try await browser.findAll("#unmatched li").count == 2
-                    }
-                    let line = try await browser.text("#unmatched li .request-line")
-                    #expect(line == "GET /<img src=x onerror=window.pwned=1><script>window.pwned=2</script>")
-                    let injected = try await browser.execute(
-                        "return document.querySelectorAll('#requests img, #requests script, #requests b, #unmatched img, #unmatched script').length"
-                    )
-                    #expect(injected as? Int == 0)
-                    #expect(try await browser.execute("return window.pwned === undefined") as? Bool == true)
-                    try await browser.click(try await browser.find("#requests li summary"))
-                    #expect(
-                        try await browser.text("#requests li table.headers").contains(
-                            "<b onmouseover=window.pwned=3>bold</b>"))
-
-                    if let path = ProcessInfo.processInfo.environment["CONTROL_PAGE_SCREENSHOT"] {
-                        try await browser.screenshot().write(to: URL(fileURLWithPath: path))
-                    }
-
-                    // Reset from the keyboard clears the choices and the lists.
-                    try await browser.sendKeys(try await browser.find("#reset"), Browser.Key.enter)
-                    try await waitUntil("the reset to reach the server and the page", every: .milliseconds(20)) {
-                        let cleared = try await browser.findAll("#requests li").isEmpty
-                        return cleared && server.variant(forStub: "top-albums") == nil && server.serverVariant == nil
-                    }
-
-                    // A broken fixture and a click on reload: the problems are shown, the old catalog serves.
-                    try Data("{ broken".utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
-                    try await browser.click(try await browser.find("#reload"))
-                    try await waitUntil("the reload's problems to be shown", every: .milliseconds(20)) {
-                        try await browser.findAll("#problems li").count == 1
-                    }
-                    #expect(try await browser.text("#problems li").hasPrefix("albums/stubs.json: "))
-                    #expect(try await browser.text("#reload-line").hasPrefix("Reload failed at "))
-                    #expect(try await variant(server, albums) == "good")
                 }
             }
         }
     }
-}
+#endif

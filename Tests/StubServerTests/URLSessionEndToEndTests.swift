@@ -58,40 +58,43 @@ struct URLSessionEndToEndTests {
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
-    func curl_getsAnswersAndErrorsFromTheServer() async throws {
-        try await withTestServer { server, _ in
-            let ok = try await Self.curl(["-sS", "-i", "\(server.baseURL)/albums/42"])
-            try #require(ok.status == 0, "curl exits 28 when the server does not answer within --max-time")
-            #expect(ok.output.contains("HTTP/1.1 200 OK"))
-            #expect(ok.output.contains("X-Stub-Name: album"))
-            #expect(ok.output.hasSuffix(#"{"id":"42"}"#))
-            let posted = try await Self.curl([
-                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json",
-                "--data-binary", "{\"big\":\"\(String(repeating: "x", count: 3000))\"}", "\(server.baseURL)/upload",
-            ])
-            #expect(posted.output == "201")
-            let head = try await Self.curl(["-sS", "-I", "\(server.baseURL)/albums/1"])
-            #expect(head.output.contains("Content-Length: 10"))
-            #expect(
-                server.journal(JournalQuery(stub: "upload")).first?.body.count == 3010,
-                "curl sent Expect: 100-continue and the body")
+    // curl runs as a process of its own: there is none on iOS, tvOS, watchOS or visionOS.
+    #if os(macOS) || os(Linux)
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
+        func curl_getsAnswersAndErrorsFromTheServer() async throws {
+            try await withTestServer { server, _ in
+                let ok = try await Self.curl(["-sS", "-i", "\(server.baseURL)/albums/42"])
+                try #require(ok.status == 0, "curl exits 28 when the server does not answer within --max-time")
+                #expect(ok.output.contains("HTTP/1.1 200 OK"))
+                #expect(ok.output.contains("X-Stub-Name: album"))
+                #expect(ok.output.hasSuffix(#"{"id":"42"}"#))
+                let posted = try await Self.curl([
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json",
+                    "--data-binary", "{\"big\":\"\(String(repeating: "x", count: 3000))\"}", "\(server.baseURL)/upload",
+                ])
+                #expect(posted.output == "201")
+                let head = try await Self.curl(["-sS", "-I", "\(server.baseURL)/albums/1"])
+                #expect(head.output.contains("Content-Length: 10"))
+                #expect(
+                    server.journal(JournalQuery(stub: "upload")).first?.body.count == 3010,
+                    "curl sent Expect: 100-continue and the body")
+            }
         }
-    }
 
-    /// Runs curl on a thread of its own; `--max-time` bounds it, so a server that stops answering fails the test
-    /// within seconds (curl exits 28) instead of holding it.
-    private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await blocking {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["--max-time", "5"] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        /// Runs curl on a thread of its own; `--max-time` bounds it, so a server that stops answering fails the test
+        /// within seconds (curl exits 28) instead of holding it.
+        private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+            try await blocking {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = ["--max-time", "5"] + arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            }
         }
-    }
+    #endif
 }

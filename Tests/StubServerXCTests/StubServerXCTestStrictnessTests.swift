@@ -4,12 +4,74 @@ import StubServer
 import StubServerXCTest
 import XCTest
 
-#if !canImport(Darwin)
-    /// Strict teardown and `XCTAssertRequested`: their failures are captured here to check their messages.
-    final class StubServerXCTestStrictnessTests: XCTestCase {
+/// Strict teardown and `XCTAssertRequested`: the failures they record are expected here, and their messages and
+/// lines checked. Apple's XCTest matches them with `XCTExpectFailure` (its `issueMatcher` sees each issue's
+/// `compactDescription` and `sourceCodeContext.location`: developer.apple.com/documentation/xctest/
+/// xctexpectfailure(_:enabled:strict:failingblock:issuematcher:)); swift-corelibs-xctest has no `XCTExpectFailure`,
+/// so there the failures are captured by overriding `recordFailure`.
+final class StubServerXCTestStrictnessTests: XCTestCase {
+    private var mockData: URL {
+        get throws { try XCTUnwrap(StubCatalog.findFolder()) }
+    }
+
+    private func get(_ target: String, from server: StubServer) throws -> RawResponse {
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return try client.readResponse()
+    }
+
+    func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() throws {
+        let startLine = #line + 7
+        expectOneFailureByTheEnd { message, line in
+            message.contains("no stub matched GET /nowhere (answered 404)")
+                && message.contains("closest stubs:")
+                // Reported where the server was started.
+                && line == startLine
+        }
+        let server = try startStubServer(fixtures: mockData)
+        XCTAssertEqual(try get("/nowhere", from: server).status, 404)
+    }
+
+    func testUnmatchedAllow_passes() throws {
+        let server = try startStubServer(fixtures: mockData, unmatched: .allow)
+        XCTAssertEqual(try get("/nowhere", from: server).status, 404)
+    }
+
+    func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() throws {
+        let server = try startStubServer(fixtures: mockData)
+        let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+        _ = try get(albums + "?limit=5", from: server)
+        XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))
+        let expected =
+            "expected 1 any method \(albums)?limit=10, got 0; closest requests:\n"
+            + "  GET \(albums)?limit=5 -> top-albums good 200: query.limit: expected \"10\", got \"5\""
+        let assertLine = #line + 2
+        expectOneFailure {
+            XCTAssertRequested(server, JournalQuery(path: albums, query: ["limit": "10"]))
+        } matching: { message, line in
+            message.hasSuffix(expected) && line == assertLine
+        }
+    }
+
+    #if canImport(Darwin)
+        /// Expects a failure recorded by `body` that `matching` accepts; fails the test when none is.
+        private func expectOneFailure(
+            _ body: () throws -> Void, matching: @escaping (_ message: String, _ line: Int) -> Bool
+        ) rethrows {
+            try XCTExpectFailure("the assertion under test fails", strict: true, failingBlock: body) { issue in
+                matching(issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0)
+            }
+        }
+
+        /// Expects a failure from here to the end of the test, teardown included, that `matching` accepts.
+        private func expectOneFailureByTheEnd(matching: @escaping (_ message: String, _ line: Int) -> Bool) {
+            XCTExpectFailure("the teardown under test fails", strict: true) { issue in
+                matching(issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0)
+            }
+        }
+    #else
         private var captured: [(message: String, line: Int)] = []
         private var capturing = false
-        private var startLine = 0
 
         override func recordFailure(
             withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
@@ -22,49 +84,34 @@ import XCTest
             }
         }
 
-        private var mockData: URL {
-            get throws { try XCTUnwrap(StubCatalog.findFolder()) }
+        /// Expects exactly one failure recorded by `body`, which `matching` accepts.
+        private func expectOneFailure(
+            _ body: () throws -> Void, matching: @escaping (_ message: String, _ line: Int) -> Bool
+        ) rethrows {
+            captured = []
+            capturing = true
+            defer { capturing = false }
+            try body()
+            capturing = false
+            checkCaptured(matching)
         }
 
-        private func get(_ target: String, from server: StubServer) throws -> RawResponse {
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            return try client.readResponse()
-        }
-
-        func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() throws {
-            // Teardown blocks run last-added first: this check runs after the server's own block.
+        /// Expects exactly one failure from here to the end of the test, teardown included, which `matching` accepts.
+        private func expectOneFailureByTheEnd(matching: @escaping (_ message: String, _ line: Int) -> Bool) {
+            captured = []
+            capturing = true
+            // Teardown blocks run last-added first: this one runs after those the test adds later.
             addTeardownBlock { [self] in
                 capturing = false
-                XCTAssertEqual(captured.count, 1)
-                XCTAssertTrue(captured.first?.message.contains("no stub matched GET /nowhere (answered 404)") == true)
-                XCTAssertTrue(captured.first?.message.contains("closest stubs:") == true)
-                XCTAssertEqual(captured.first?.line, startLine, "reported where the server was started")
+                checkCaptured(matching)
             }
-            capturing = true
-            startLine = #line + 1
-            let server = try startStubServer(fixtures: mockData)
-            XCTAssertEqual(try get("/nowhere", from: server).status, 404)
         }
 
-        func testUnmatchedAllow_passes() throws {
-            let server = try startStubServer(fixtures: mockData, unmatched: .allow)
-            XCTAssertEqual(try get("/nowhere", from: server).status, 404)
+        private func checkCaptured(_ matching: (String, Int) -> Bool) {
+            XCTAssertEqual(captured.count, 1, "\(captured)")
+            if let failure = captured.first {
+                XCTAssertTrue(matching(failure.message, failure.line), "\(failure.message) at line \(failure.line)")
+            }
         }
-
-        func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() throws {
-            let server = try startStubServer(fixtures: mockData)
-            let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
-            _ = try get(albums + "?limit=5", from: server)
-            XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))
-            capturing = true
-            XCTAssertRequested(server, JournalQuery(path: albums, query: ["limit": "10"]))
-            capturing = false
-            XCTAssertEqual(captured.count, 1)
-            let expected =
-                "expected 1 any method \(albums)?limit=10, got 0; closest requests:\n"
-                + "  GET \(albums)?limit=5 -> top-albums good 200: query.limit: expected \"10\", got \"5\""
-            XCTAssertTrue(captured.first?.message.hasSuffix(expected) == true, captured.first?.message ?? "none")
-        }
-    }
-#endif
+    #endif
+}
