@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback", "XMLPath"], swiftSettings: settings),
         .executableTarget(
             name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature", "XMLPath"], swiftSettings: settings),
-        .target(name: "RawHTTPClient", path: "Tests/RawHTTPClient", swiftSettings: settings),
+        .target(name: "RawHTTPClient", swiftSettings: settings),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",

@@ -10,9 +10,9 @@
 
 /// A value only one thread at a time can reach: every lock in the package is this one.
 ///
-/// It is `Synchronization.Mutex`, except in the ThreadSanitizer build (`-D TSAN_LOCKS`, set by `tsan.sh`), where it
+/// It is `Synchronization.Mutex`, except in the ThreadSanitizer build (`-D TSAN_LOCKS`, set by `scripts/tsan.sh`), where it
 /// is a pthread mutex. On Linux a contended `Mutex` waits on a priority-inheritance futex that ThreadSanitizer
-/// cannot see, so it reports races between accesses the mutex does order (`Tests/TSan/MutexFalseRace.swift`
+/// cannot see, so it reports races between accesses the mutex does order (`scripts/TSan/MutexFalseRace.swift`
 /// shows it in twenty lines); pthread locks are intercepted, so the races it reports with them are real.
 public struct Lock<Value>: ~Copyable, Sendable {
     #if TSAN_LOCKS

@@ -2,17 +2,17 @@
 # ThreadSanitizer: the whole suite built with -sanitize=thread, after checking the evidence for how locks are
 # built in that mode. Fails on any ThreadSanitizer report or failing test.
 #
-#   ./tsan.sh
+#   scripts/tsan.sh
 #
 # Locks: every lock in the package is Locking's `Lock`, which is Synchronization.Mutex except with -D TSAN_LOCKS,
 # where it is a pthread mutex. On Linux ThreadSanitizer cannot see a contended Mutex's futex and reports races
-# between accesses it orders; Tests/TSan/MutexFalseRace.swift shows that in one screen, and this script builds it
+# between accesses it orders; scripts/TSan/MutexFalseRace.swift shows that in one screen, and this script builds it
 # three ways first: with Mutex (expected: a report, the false one), with our Lock in its TSAN_LOCKS form
 # (required: no report) and with no lock (required: a report, or ThreadSanitizer is not checking anything).
 # The suite runs serially here: under ThreadSanitizer's 5-15x slowdown, 2 cores and the parallel suite's waits
 # (bounded at 5 s) time out; races between the server's thread and the test's threads are still seen.
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 
 scratch=.build/tsan
 mkdir -p "$scratch/evidence"
@@ -22,7 +22,7 @@ verdict() {
   local variant="$1"
   local binary="$scratch/evidence/mutex-false-race-$variant"
   swiftc -parse-as-library -sanitize=thread -swift-version 6 -module-name MutexFalseRace -D "$variant" \
-    -D TSAN_LOCKS Sources/Locking/Lock.swift Tests/TSan/MutexFalseRace.swift -o "$binary"
+    -D TSAN_LOCKS Sources/Locking/Lock.swift scripts/TSan/MutexFalseRace.swift -o "$binary"
   if "$binary" >"$binary.log" 2>&1 && ! grep -q "WARNING: ThreadSanitizer" "$binary.log"; then
     echo clean
   else
@@ -35,7 +35,7 @@ lock=$(verdict USE_LOCK)
 unlocked=$(verdict NO_LOCK)
 echo "tsan: evidence: Synchronization.Mutex $mutex, Lock (pthread) $lock, no lock $unlocked"
 if [ "$unlocked" != report ]; then
-  echo "tsan: ThreadSanitizer missed the unlocked race in Tests/TSan/MutexFalseRace.swift; it checks nothing" >&2
+  echo "tsan: ThreadSanitizer missed the unlocked race in scripts/TSan/MutexFalseRace.swift; it checks nothing" >&2
   exit 1
 fi
 if [ "$lock" != clean ]; then

@@ -6,7 +6,7 @@
 # 2. on Linux, the static executable builds, serves MockData, answers a stub and the admin API, and stops on
 #    SIGTERM; its size, start-up (spawn to --ready-file) and peak RSS are printed.
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 
 swift build -c release --product stub-server >&2
 libraries=$(ldd .build/release/stub-server 2>/dev/null || otool -L .build/release/stub-server)
