@@ -35,8 +35,12 @@ let package = Package(
     targets: [
         .target(name: "Locking", swiftSettings: settings),
         .systemLibrary(name: "CLinux"),
-        .target(name: "HTTPEngine", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
-        .target(name: "StubServer", dependencies: ["HTTPEngine", "Locking"], swiftSettings: settings),
+        .target(name: "HTTPMessages", swiftSettings: settings),
+        .target(name: "HTTPEngine", dependencies: ["CLinux", "HTTPMessages", "Locking"], swiftSettings: settings),
+        .target(name: "StubCore", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
+        .target(
+            name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubCore"],
+            swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
@@ -64,10 +68,13 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature", "XMLPath"], swiftSettings: settings),
         .target(name: "RawHTTPClient", swiftSettings: settings),
-        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "RawHTTPClient"], swiftSettings: settings),
+        .testTarget(
+            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["Locking", "HTTPEngine", "NetworkingTestSupport", "RawHTTPClient", "StubServer"],
+            dependencies: [
+                "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "RawHTTPClient", "StubCore", "StubServer",
+            ],
             swiftSettings: settings
         ),
         .testTarget(

@@ -7,7 +7,7 @@
 #
 # Targets: request-decoder (Sources/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
 # (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
-# (Sources/StubServer's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
+# (Sources/StubCore's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
 # reader of Sources/StubServerRecording; dictionary Fuzz/har.dict). Seeds live
@@ -33,45 +33,54 @@ compile() {
   fi
 }
 
-# The package's lock type, a module of its own that the engine and the networking code import.
-locking() {
+# A target's Swift files, in every folder under it.
+sources() {
+  find "$@" -name '*.swift' | sort
+}
+
+# A package module as a static library of its own: NAME, then compile flags; its sources are Sources/NAME.
+library() {
+  local module="$1"
+  shift
   mkdir -p "$out/modules"
-  compile -module-name Locking -emit-module -emit-module-path "$out/modules/Locking.swiftmodule" \
-    -emit-library -static Sources/Locking/*.swift -o "$out/libLocking.a"
+  # shellcheck disable=SC2046
+  compile -module-name "$module" -I "$out/modules" -L "$out" "$@" -emit-module \
+    -emit-module-path "$out/modules/$module.swiftmodule" -emit-library -static $(sources "Sources/$module") \
+    -o "$out/lib$module.a"
 }
 
 build() {
   local target="$1"
+  # shellcheck disable=SC2046
   case "$target" in
     request-decoder)
-      locking
-      compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lLocking Sources/HTTPEngine/*.swift \
-        Fuzz/RequestDecoder/*.swift -o "$out/$target"
+      library Locking
+      library HTTPMessages
+      compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
+        $(sources Sources/HTTPEngine Fuzz/RequestDecoder) -o "$out/$target"
       ;;
     xml-path)
-      compile -module-name XMLPath Sources/XMLPath/*.swift Fuzz/XMLPath/*.swift -o "$out/$target"
+      compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
     stub-server | stub-catalog)
-      # The engine as a static library of its own module, then the stub logic with the harness.
+      # The stub core with the harness, in one module: no engine, no sockets.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
-      locking
-      compile -module-name HTTPEngine -I "$out/modules" -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
-        -emit-library -static Sources/HTTPEngine/*.swift -o "$out/libHTTPEngine.a"
-      compile -module-name StubServer -I "$out/modules" -L "$out" -lHTTPEngine -lLocking Sources/StubServer/*.swift \
-        "$harness"/*.swift -o "$out/$target"
+      library Locking
+      library HTTPMessages
+      compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
+        $(sources Sources/StubCore "$harness") -o "$out/$target"
       ;;
     har-importer)
-      # The engine, the stub logic and XMLPath as static libraries; the harness inside StubServerRecording.
-      locking
-      compile -module-name HTTPEngine -I "$out/modules" -emit-module -emit-module-path "$out/modules/HTTPEngine.swiftmodule" \
-        -emit-library -static Sources/HTTPEngine/*.swift -o "$out/libHTTPEngine.a"
-      compile -module-name StubServer -I "$out/modules" -emit-module -emit-module-path "$out/modules/StubServer.swiftmodule" \
-        -emit-library -static Sources/StubServer/*.swift -o "$out/libStubServer.a"
-      compile -module-name XMLPath -emit-module -emit-module-path "$out/modules/XMLPath.swiftmodule" \
-        -emit-library -static Sources/XMLPath/*.swift -o "$out/libXMLPath.a"
-      compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lHTTPEngine -lXMLPath \
-        -lLocking Sources/StubServerRecording/*.swift Fuzz/HARImporter/*.swift -o "$out/$target"
+      # Every module the recorder imports as a static library; the harness inside StubServerRecording.
+      library Locking
+      library HTTPMessages
+      library HTTPEngine -lHTTPMessages -lLocking
+      library StubCore -lHTTPMessages -lLocking
+      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lLocking
+      library XMLPath
+      compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
+        -lHTTPMessages -lXMLPath -lLocking $(sources Sources/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
@@ -81,12 +90,12 @@ build() {
       for module in Locking Networking Playback ImageCache Persistence AlbumsFeature DessertsFeature \
         TrackSearchFeature MoviesFeature; do
         compile -module-name "$module" -enable-testing -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
-          -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" -emit-library Sources/"$module"/*.swift \
+          -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" -emit-library $(sources "Sources/$module") \
           -o "$out/lib/lib$module.so"
         libraries+=("-l$module")
       done
       compile -module-name FeatureDecodersFuzzer -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" \
-        -Xlinker -rpath -Xlinker "$PWD/$out/lib" Fuzz/FeatureDecoders/*.swift -o "$out/$target"
+        -Xlinker -rpath -Xlinker "$PWD/$out/lib" $(sources Fuzz/FeatureDecoders) -o "$out/$target"
       ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
   esac

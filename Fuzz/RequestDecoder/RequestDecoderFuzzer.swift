@@ -6,6 +6,8 @@
 // Input layout: byte 0 is a mode; with its high bit set the payload is fed one byte at a time, else its low
 // 3 bits count the split bytes that follow, each the length of the next piece. The rest is the payload.
 
+import HTTPMessages
+
 /// What one feeding of the payload produced.
 struct FuzzOutcome: Equatable {
     var parts: [RequestDecoder.Part] = []

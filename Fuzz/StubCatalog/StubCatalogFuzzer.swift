@@ -1,7 +1,7 @@
 // libFuzzer target for the fixture loader: a fuzzed `stubs.json` read by `StubFileReader` (body files resolve
 // against an empty folder), then, when it loads, a set of requests matched against the catalog and answered
-// through the server's decision and templates. Compiled by Fuzz/run.sh with Sources/StubServer (Sources/HTTPEngine
-// as a library). Properties, not only survival:
+// through the core's decision and templates. Compiled by Fuzz/run.sh with Sources/StubCore (Sources/HTTPMessages
+// and Locking as libraries). Properties, not only survival:
 // - the reader ends in stubs or in problems, and every problem has a file, a key path inside the document's
 //   shape and a message;
 // - a catalog that loads answers every request with a decision whose journal entry matches it.
@@ -9,7 +9,7 @@
 // Seeds: every MockData/*/stubs.json and the documented examples, in Fuzz/seeds/stub-catalog.
 
 import Foundation
-import HTTPEngine
+import HTTPMessages
 
 let emptyFolder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-catalog-fuzz")
 

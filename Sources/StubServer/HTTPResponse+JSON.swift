@@ -1,4 +1,6 @@
 import HTTPEngine
+import HTTPMessages
+import StubCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,8 @@
 /// Answers requests from an upstream instead of the catalog, off the server's thread: the proxy and the recorder
 /// (library `StubServerRecording`) are forwarders. The server's thread never waits for one.
+
+import StubCore
+
 public protocol RequestForwarder: Sendable {
     /// How the journal and the log mark a forwarded request, such as `proxied` or `recorded`.
     var label: String { get }

@@ -1,4 +1,5 @@
 import HTTPEngine
+import StubCore
 
 extension StubServer {
     /// How a server listens, what it accepts, and where it reports each request.

@@ -1,4 +1,5 @@
 import HTTPEngine
+import StubCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,6 @@
 import HTTPEngine
+import HTTPMessages
+import StubCore
 
 extension StubServer: HTTPResponder {
     /// Answers on the loop's thread: the admin API, one decision of the catalog, or later, from the forwarder.
@@ -12,10 +14,16 @@ extension StubServer: HTTPResponder {
                     onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil)))
         }
         let forwarder = configuration.forwarder
-        let (decision, file) = state.withLock { state in
-            let decision = state.decide(request, forwarder: forwarder)
-            return (decision, state.bodyFile(for: decision))
+        let forwarding: Forwarding =
+            switch forwarder {
+            case nil: .none
+            case let forwarder?: forwarder.forwardsMatchedRequests ? .all : .unmatched
+            }
+        let (decision, generation) = state.withLock { state in
+            (state.decide(request, forwarding: forwarding), state.catalogGeneration)
         }
+        let file =
+            BodyFiles.wants(decision) ? bodyFiles.withLock { $0.file(for: decision, generation: generation) } : nil
         if case .forward = decision.outcome, let forwarder {
             forward(request, to: forwarder, promise: promise)
             return .later

@@ -1,3 +1,5 @@
+import StubCore
+
 extension StubServer {
     /// Every scenario the catalog's stubs take part in, with its current state.
     public var scenarios: [String: String] {

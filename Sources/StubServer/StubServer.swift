@@ -1,5 +1,6 @@
 import HTTPEngine
 import Locking
+@_exported import StubCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -27,6 +28,8 @@ public final class StubServer: Sendable {
     public let seed: UInt64
 
     let state: Lock<StubState>
+    /// Large bodies in files, sent by the kernel.
+    let bodyFiles = Lock(BodyFiles())
     private let engine: HTTPServer
     /// The fixtures folder's watcher, when `watchFixtures` is on.
     private let watcher = Lock<FixtureWatcher?>(nil)

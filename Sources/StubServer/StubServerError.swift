@@ -1,4 +1,7 @@
 /// A run-time request to the server that it cannot carry out.
+
+import StubCore
+
 public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No stub has this name.
     case unknownStub(String, known: [String])

@@ -1,3 +1,5 @@
+import StubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

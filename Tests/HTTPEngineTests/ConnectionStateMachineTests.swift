@@ -1,3 +1,4 @@
+import HTTPMessages
 import Testing
 
 @testable import HTTPEngine
@@ -31,7 +32,7 @@ struct ConnectionStateMachineTests {
                 _ = machine.replyReady(reply(.respond(ok), delayMs: 100), now: 0)
             case .streaming:
                 machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
-                let pieces = [Reply.BodyPiece([1, 2, 3], pauseMs: 10), Reply.BodyPiece([4, 5, 6, 7], pauseMs: 10)]
+                let pieces = [BodyPiece([1, 2, 3], pauseMs: 10), BodyPiece([4, 5, 6, 7], pauseMs: 10)]
                 _ = machine.replyReady(reply(.stream(ok, pieces: pieces, chunked: false)), now: 0)
             case .hanging:
                 machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
@@ -199,7 +200,7 @@ struct ConnectionStateMachineTests {
     @Test func aPacedBody_thatTheClientReads_neverStalls() {
         var machine = Machine(timeouts: Machine.Timeouts(idle: 100, header: 100), now: 0)
         machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
-        let pieces = (0..<5).map { _ in Reply.BodyPiece([1], pauseMs: 80) }
+        let pieces = (0..<5).map { _ in BodyPiece([1], pauseMs: 80) }
         _ = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0)
         var now = 0.0
         // Bounded: 5 pieces take 5 timer firings; a machine that stops moving fails here instead of looping.
@@ -301,8 +302,8 @@ struct ConnectionStateMachineTests {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
         machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
         let pieces = [
-            Reply.BodyPiece([1], pauseMs: 0), Reply.BodyPiece([2, 2], pauseMs: 50),
-            Reply.BodyPiece([3, 3, 3], pauseMs: 0),
+            BodyPiece([1], pauseMs: 0), BodyPiece([2, 2], pauseMs: 50),
+            BodyPiece([3, 3, 3], pauseMs: 0),
         ]
         let start = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
         #expect(start.map(\.summary) == ["send head 200 chunked", "send piece 1"])
@@ -315,7 +316,7 @@ struct ConnectionStateMachineTests {
     @Test func streamedBody_byLength_announcesItsLength_andHEADGetsTheHeadOnly() {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
         machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
-        let pieces = [Reply.BodyPiece([1, 2], pauseMs: 0), Reply.BodyPiece([3], pauseMs: 0)]
+        let pieces = [BodyPiece([1, 2], pauseMs: 0), BodyPiece([3], pauseMs: 0)]
         let actions = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0)
         #expect(actions.map(\.summary) == ["send head 200 length 3", "send piece 2", "send piece 1", "finish"])
         var head = Machine(timeouts: Self.timeouts, now: 0)
@@ -367,7 +368,7 @@ struct ConnectionStateMachineTests {
     @Test func aStreamThatEndsTheConnection_closesOnlyAfterItsLastPieceIsOut() {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
         machine.requestDecoded(keepAlive: false, isHead: false, now: 0)
-        let pieces = [Reply.BodyPiece([1], pauseMs: 0), Reply.BodyPiece([2, 2], pauseMs: 20)]
+        let pieces = [BodyPiece([1], pauseMs: 0), BodyPiece([2, 2], pauseMs: 20)]
         _ = machine.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
         #expect(machine.outputDrained(now: 1).isEmpty)
         #expect(machine.timerFired(now: 20).map(\.summary) == ["send piece 2", "send last chunk", "finish"])

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 @testable import HTTPEngine
 
 /// What a decoder made of some bytes: the parts in order, then an error or whether a partial request remains.

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPMessages
 import RawHTTPClient
 import Testing
 
@@ -31,7 +32,7 @@ struct HTTPServerTests {
                 return .now(Reply(.respond(response)))
             case "/stream":
                 let pieces = [
-                    Reply.BodyPiece(Array("abc".utf8), pauseMs: 0), Reply.BodyPiece(Array("de".utf8), pauseMs: 20),
+                    BodyPiece(Array("abc".utf8), pauseMs: 0), BodyPiece(Array("de".utf8), pauseMs: 20),
                 ]
                 return .now(Reply(.stream(HTTPResponse(status: .ok), pieces: pieces, chunked: true)))
             default:

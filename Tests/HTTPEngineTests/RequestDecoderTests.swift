@@ -1,3 +1,4 @@
+import HTTPMessages
 import Testing
 
 @testable import HTTPEngine

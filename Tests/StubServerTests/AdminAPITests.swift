@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// The admin API under `/__stub/`, driven over HTTP as a developer's tools would.

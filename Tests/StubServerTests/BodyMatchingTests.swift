@@ -3,6 +3,7 @@ import HTTPEngine
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Stubs that match on the request body, over real sockets: JSON by subset and exactly, JSON paths, forms, text.

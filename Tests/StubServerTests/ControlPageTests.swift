@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// The control page's parts and the admin API additions it uses, over HTTP (the page in a real browser is in

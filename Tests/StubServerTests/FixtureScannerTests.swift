@@ -3,6 +3,7 @@ import Locking
 import NetworkingTestSupport
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// The portable change source, the only one on Apple platforms: a walk compared with the walk before.

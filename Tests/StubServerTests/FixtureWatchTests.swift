@@ -5,6 +5,7 @@ import RawHTTPClient
 import Synchronization
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Watch mode: a fixtures folder edited, broken and repaired while a client keeps calling.

@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Hostile and conformance requests over real sockets: each gets its answer, and the server keeps serving.

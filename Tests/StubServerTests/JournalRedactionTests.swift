@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Secrets never reach the journal: not its entries, not the admin API's JSON.

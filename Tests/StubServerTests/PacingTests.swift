@@ -4,6 +4,7 @@ import NetworkingTestSupport
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Bodies that arrive slowly: throttled, chunked with pauses, after a first-byte delay, by a named network.

@@ -3,6 +3,7 @@ import HTTPEngine
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Faults and delays drawn from a seeded generator: replayable outcomes, seen by the client and in the journal.

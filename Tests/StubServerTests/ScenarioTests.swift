@@ -3,6 +3,7 @@ import HTTPEngine
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Stubs that answer by a scenario's state and move it on: a cart whose GET changes after a POST.

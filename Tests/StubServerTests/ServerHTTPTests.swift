@@ -3,6 +3,7 @@ import NetworkingTestSupport
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// The HTTP/1.1 engine over real loopback sockets.
@@ -295,7 +296,7 @@ struct LargeBodyTests {
     @Test func largeFixedBodies_areSentWhole_andAReloadSendsTheNewOnes() async throws {
         let first = String(repeating: "0123456789abcdef", count: 4_096)
         let second = String(repeating: "fedcba9876543210", count: 5_000)
-        #expect(first.utf8.count >= StubState.fileBodyMinimum)
+        #expect(first.utf8.count >= BodyFiles.minimum)
         let fixtures = try TemporaryFixtures([
             "api/stubs.json": Self.stubs, "api/big.txt": first, "api/templated.txt": first + "{{query.q}}",
         ])

@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Variants, faults, templates and misses, as a client sees them over HTTP.

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPEngine
+import HTTPMessages
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 struct StubCatalogLoadingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// Body matchers, scenarios, pacing and random faults as written in `stubs.json`: what loads and every mistake.

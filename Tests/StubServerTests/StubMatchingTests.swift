@@ -1,6 +1,8 @@
 import HTTPEngine
+import HTTPMessages
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 struct StubMatchingTests {

@@ -3,6 +3,7 @@ import HTTPEngine
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 #if canImport(FoundationXML)

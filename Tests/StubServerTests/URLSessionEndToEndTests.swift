@@ -2,6 +2,7 @@ import Foundation
 import RawHTTPClient
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 #if canImport(FoundationNetworking)

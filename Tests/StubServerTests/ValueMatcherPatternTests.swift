@@ -1,5 +1,6 @@
 import Testing
 
+@testable import StubCore
 @testable import StubServer
 
 /// The regular-expression dialect fixtures rely on: Swift's `Regex` now, `NSRegularExpression` before, so these

@@ -1,0 +1,51 @@
+/// What `ConnectionStateMachine` asks its connection to do.
+
+import HTTPMessages
+
+enum ConnectionAction {
+    /// Queue bytes for the client.
+    case send(Wire)
+    /// Stop writing: the client reads end of stream after what was sent.
+    case shutdownWrite
+    /// Make the coming close send a TCP reset.
+    case resetOnClose
+    /// Close the socket.
+    case close
+    /// Count a connection closed because its client took none of its pending output for the idle timeout.
+    case writeStalled
+    /// Report a finished reply, with when its request was complete.
+    case finish(@Sendable (_ milliseconds: Double) -> Void, began: Double)
+
+    /// Bytes on the wire, described rather than serialised, so the state machine needs no clock for `Date`.
+    enum Wire: Equatable {
+        case continueInterim
+        case response(HTTPResponse, keepAlive: Bool, withBody: Bool)
+        case streamHead(HTTPResponse, keepAlive: Bool, contentLength: Int?, chunked: Bool)
+        case piece([UInt8], chunked: Bool)
+        case lastChunk
+        case truncated(HTTPResponse)
+        case malformed
+        case error(HTTPError)
+    }
+
+    /// A short description for tests: `send 200`, `send piece 3`, `close`, `finish`.
+    var summary: String {
+        switch self {
+        case .send(.continueInterim): "send 100"
+        case .send(.response(let response, let keepAlive, let withBody)):
+            "send \(response.status.code)\(keepAlive ? "" : " close")\(withBody ? "" : " head-only")"
+        case .send(.streamHead(let response, _, let length, let chunked)):
+            "send head \(response.status.code) \(chunked ? "chunked" : "length \(length ?? 0)")"
+        case .send(.piece(let bytes, _)): "send piece \(bytes.count)"
+        case .send(.lastChunk): "send last chunk"
+        case .send(.truncated): "send truncated"
+        case .send(.malformed): "send malformed"
+        case .send(.error(let error)): "send error \(error.status.code)"
+        case .shutdownWrite: "shutdown write"
+        case .resetOnClose: "reset on close"
+        case .close: "close"
+        case .writeStalled: "write stalled"
+        case .finish: "finish"
+        }
+    }
+}

@@ -1,0 +1,342 @@
+/// The life of one connection as a pure value: events in, actions out, time passed in as `now`.
+///
+/// `Connection` feeds it what happened on the socket and the decoder, and carries out the actions it
+/// returns; every phase and timer (idle, header 408, reply delay, streamed pauses, linger, write stall) lives here, so
+/// each is tested with a clock the test steps.
+
+import HTTPMessages
+
+struct ConnectionStateMachine {
+    /// What the connection is doing.
+    enum State: Equatable {
+        /// Decoding requests. A partial request started at `requestStarted` (for the header timeout).
+        case reading(requestStarted: Double?)
+        /// A request was handed to the responder; its reply has not come yet.
+        case awaitingReply
+        /// A reply waits for its delay; later requests wait behind it.
+        case delaying(until: Double)
+        /// A streamed body is being sent; the next piece is due at `nextAt`.
+        case streaming(nextAt: Double)
+        /// A `hang` reply: input is read and dropped until the client leaves.
+        case hanging
+        /// Answered with an error: output drains, then writing stops, input drains until `until`, then close.
+        case lingering(until: Double)
+        /// Output drains, then the connection closes.
+        case closingAfterFlush
+        case closed
+    }
+
+    /// Timeouts in milliseconds.
+    struct Timeouts: Equatable {
+        var idle: Double
+        var header: Double
+        var linger: Double = 1000
+    }
+
+    private(set) var state = State.reading(requestStarted: nil)
+    let timeouts: Timeouts
+    /// When bytes last arrived or the output last drained.
+    private var lastActivity: Double
+    /// Whether written bytes wait to be taken by the client.
+    private(set) var outputPending = false {
+        didSet { if outputPending, !oldValue { outputProgressAt = lastClock } }
+    }
+    /// When the client last took output, or output became pending: a client that takes none for the idle
+    /// timeout has stalled, and the connection closes rather than hold its output forever.
+    private var outputProgressAt: Double = 0
+    /// The latest time an event carried, for `outputPending`'s observer.
+    private var lastClock: Double = 0
+    /// The client closed its side: answer what was asked, then close.
+    private(set) var peerFinished = false
+    private var shutDownWriting = false
+    /// The request being answered.
+    private var current = RequestInfo(keepAlive: true, isHead: false, began: 0)
+    /// The reply held during its delay or while its body streams.
+    private var held: Reply?
+    private var pieces: ArraySlice<BodyPiece> = []
+
+    struct RequestInfo {
+        var keepAlive: Bool
+        var isHead: Bool
+        var began: Double
+    }
+
+    init(timeouts: Timeouts, now: Double) {
+        self.timeouts = timeouts
+        lastActivity = now
+        lastClock = now
+    }
+
+    // MARK: Questions the I/O type asks
+
+    /// Whether decoded requests may be handed over now.
+    var decodesRequests: Bool {
+        if case .reading = state { return true }
+        return false
+    }
+
+    /// Whether the socket should be read: always, but while closing.
+    var wantsRead: Bool {
+        switch state {
+        case .closingAfterFlush, .closed: false
+        default: true
+        }
+    }
+
+    /// Whether arriving bytes are thrown away rather than decoded.
+    var discardsInput: Bool {
+        switch state {
+        case .hanging, .lingering: true
+        default: false
+        }
+    }
+
+    var isClosed: Bool { state == .closed }
+
+    /// When `timerFired` has something to do next, nil for never.
+    var deadline: Double? {
+        guard outputPending, state != .closed else { return phaseDeadline }
+        let stall = outputProgressAt + timeouts.idle
+        return phaseDeadline.map { min($0, stall) } ?? stall
+    }
+
+    /// The deadline of the current phase alone.
+    private var phaseDeadline: Double? {
+        switch state {
+        case .reading(let requestStarted):
+            if let requestStarted { return requestStarted + timeouts.header }
+            return outputPending ? nil : lastActivity + timeouts.idle
+        case .delaying(let until), .lingering(let until):
+            return until
+        case .streaming(let nextAt):
+            return nextAt
+        case .awaitingReply, .hanging, .closingAfterFlush, .closed:
+            return nil
+        }
+    }
+
+    // MARK: Events
+
+    /// Bytes arrived from the client.
+    mutating func bytesArrived(now: Double) {
+        lastActivity = now
+        lastClock = now
+    }
+
+    /// The client took some, not all, of the pending output.
+    mutating func outputProgressed(now: Double) {
+        lastClock = now
+        outputProgressAt = now
+    }
+
+    /// The decoder has no complete request left; `partial` tells whether part of one is buffered.
+    mutating func inputExhausted(partial: Bool, now: Double) -> [ConnectionAction] {
+        lastClock = now
+        guard case .reading(let requestStarted) = state else { return [] }
+        if peerFinished { return closeAfterFlush() }
+        state = .reading(requestStarted: partial ? requestStarted ?? now : nil)
+        return []
+    }
+
+    /// The client sent `Expect: 100-continue` before a body.
+    mutating func continueExpected(now: Double) -> [ConnectionAction] {
+        guard decodesRequests else { return [] }
+        lastClock = now
+        outputPending = true
+        return [.send(.continueInterim)]
+    }
+
+    /// A complete request was decoded and handed to the responder.
+    mutating func requestDecoded(keepAlive: Bool, isHead: Bool, now: Double) {
+        lastClock = now
+        guard decodesRequests else { return }
+        current = RequestInfo(keepAlive: keepAlive, isHead: isHead, began: now)
+        state = .awaitingReply
+    }
+
+    /// The responder's reply to the current request, now or later.
+    mutating func replyReady(_ reply: Reply, now: Double) -> [ConnectionAction] {
+        lastClock = now
+        guard state == .awaitingReply else { return [] }
+        if reply.delayMs > 0 {
+            held = reply
+            state = .delaying(until: now + Double(reply.delayMs))
+            return []
+        }
+        return perform(reply, now: now)
+    }
+
+    /// The request could not be decoded: answer the error, then linger and close.
+    mutating func decodeFailed(_ error: HTTPError, now: Double) -> [ConnectionAction] {
+        lastClock = now
+        guard decodesRequests else { return [] }
+        state = .lingering(until: now + timeouts.linger)
+        outputPending = true
+        return [.send(.error(error))]
+    }
+
+    /// The client closed its side (end of stream).
+    mutating func peerClosed() -> [ConnectionAction] {
+        peerFinished = true
+        switch state {
+        case .hanging, .lingering: return close()
+        default: return []
+        }
+    }
+
+    /// Every pending byte was written.
+    mutating func outputDrained(now: Double) -> [ConnectionAction] {
+        lastClock = now
+        outputPending = false
+        lastActivity = now
+        switch state {
+        case .closingAfterFlush:
+            return close()
+        case .lingering where !shutDownWriting:
+            shutDownWriting = true
+            return [.shutdownWrite]
+        default:
+            return []
+        }
+    }
+
+    /// The socket failed: nothing more can be sent.
+    mutating func failed() -> [ConnectionAction] {
+        close()
+    }
+
+    /// The server stops.
+    mutating func serverStopping() -> [ConnectionAction] {
+        close()
+    }
+
+    /// Fires what is due at `now`: a held reply, a streamed piece, the header or idle timeout, the linger's end.
+    mutating func timerFired(now: Double) -> [ConnectionAction] {
+        guard let deadline, now >= deadline else { return [] }
+        lastClock = now
+        if outputPending, state != .closed, now >= outputProgressAt + timeouts.idle {
+            return [.writeStalled] + close()
+        }
+        switch state {
+        case .reading(let requestStarted):
+            if requestStarted != nil {
+                let limit = Int(timeouts.header)
+                return decodeFailed(
+                    HTTPError(.requestTimeout, "request not complete within \(limit) ms of its first byte"), now: now)
+            }
+            return close()
+        case .delaying:
+            guard let reply = held else { return close() }
+            held = nil
+            state = .awaitingReply
+            return perform(reply, now: now)
+        case .streaming:
+            return sendDuePieces(now: now)
+        case .lingering:
+            return close()
+        case .awaitingReply, .hanging, .closingAfterFlush, .closed:
+            return []
+        }
+    }
+
+    // MARK: Carrying out replies
+
+    private mutating func perform(_ reply: Reply, now: Double) -> [ConnectionAction] {
+        var actions: [ConnectionAction] = []
+        switch reply.action {
+        case .respond(let response) where current.keepAlive:
+            // The common case, in one array: the answer, the report, and back to reading.
+            outputPending = true
+            state = .reading(requestStarted: nil)
+            let send = ConnectionAction.send(.response(response, keepAlive: true, withBody: !current.isHead))
+            guard let onFinish = reply.onFinish else { return [send] }
+            return [send, .finish(onFinish, began: current.began)]
+        case .respond(let response):
+            actions.append(.send(.response(response, keepAlive: current.keepAlive, withBody: !current.isHead)))
+        case .stream(let response, let pieces, let chunked):
+            let length = pieces.reduce(0) { $0 + $1.bytes.count }
+            if current.isHead || pieces.isEmpty {
+                actions.append(
+                    .send(.streamHead(response, keepAlive: current.keepAlive, contentLength: length, chunked: false)))
+            } else {
+                actions.append(
+                    .send(
+                        .streamHead(
+                            response, keepAlive: current.keepAlive, contentLength: chunked ? nil : length,
+                            chunked: chunked)))
+                held = reply
+                self.pieces = pieces[...]
+                outputPending = true
+                state = .streaming(nextAt: now + Double(pieces[0].pauseMs))
+                return actions + sendDuePieces(now: now)
+            }
+        case .drop:
+            return finish(reply, now: now, keepAlive: false)
+        case .reset:
+            return [.resetOnClose] + finish(reply, now: now, keepAlive: false)
+        case .truncate(let response):
+            actions.append(.send(.truncated(response)))
+            outputPending = true
+            return actions + finish(reply, now: now, keepAlive: false)
+        case .malformed:
+            actions.append(.send(.malformed))
+            outputPending = true
+            return actions + finish(reply, now: now, keepAlive: false)
+        case .hang:
+            state = .hanging
+            if let onFinish = reply.onFinish { return [.finish(onFinish, began: current.began)] }
+            return []
+        }
+        outputPending = true
+        return actions + finish(reply, now: now, keepAlive: current.keepAlive)
+    }
+
+    /// Sends every piece due at `now`; after the last, finishes the reply.
+    private mutating func sendDuePieces(now: Double) -> [ConnectionAction] {
+        guard case .streaming(var nextAt) = state, let reply = held,
+            case .stream(_, _, let chunked) = reply.action
+        else { return [] }
+        var actions: [ConnectionAction] = []
+        while let piece = pieces.first, nextAt <= now {
+            pieces.removeFirst()
+            actions.append(.send(.piece(piece.bytes, chunked: chunked)))
+            if let following = pieces.first { nextAt += Double(following.pauseMs) }
+        }
+        guard pieces.isEmpty else {
+            if !actions.isEmpty { outputPending = true }
+            state = .streaming(nextAt: nextAt)
+            return actions
+        }
+        if chunked { actions.append(.send(.lastChunk)) }
+        if !actions.isEmpty { outputPending = true }
+        held = nil
+        state = .awaitingReply
+        return actions + finish(reply, now: now, keepAlive: current.keepAlive)
+    }
+
+    /// The reply is out: report it, then read the next request or close.
+    private mutating func finish(_ reply: Reply, now: Double, keepAlive: Bool) -> [ConnectionAction] {
+        var actions: [ConnectionAction] = []
+        if let onFinish = reply.onFinish { actions.append(.finish(onFinish, began: current.began)) }
+        if keepAlive {
+            state = .reading(requestStarted: nil)
+            return actions
+        }
+        return actions + closeAfterFlush()
+    }
+
+    private mutating func closeAfterFlush() -> [ConnectionAction] {
+        if outputPending {
+            state = .closingAfterFlush
+            return []
+        }
+        return close()
+    }
+
+    private mutating func close() -> [ConnectionAction] {
+        guard state != .closed else { return [] }
+        state = .closed
+        held = nil
+        return [.close]
+    }
+}

@@ -1,0 +1,51 @@
+/// What the engine does with one request: send a response, or break the connection on purpose, after a delay.
+
+import HTTPMessages
+
+package struct Reply: Sendable {
+    package var action: Action
+    /// Milliseconds to wait before carrying out the action; later requests on the connection wait behind it.
+    package var delayMs: Int
+    /// Called on the loop's thread once the action is carried out, with the milliseconds since the request was
+    /// complete: for a log line.
+    package var onFinish: (@Sendable (_ milliseconds: Double) -> Void)?
+
+    package init(_ action: Action, delayMs: Int = 0, onFinish: (@Sendable (_ milliseconds: Double) -> Void)? = nil) {
+        self.action = action
+        self.delayMs = delayMs
+        self.onFinish = onFinish
+    }
+
+    /// A transport action.
+    package enum Action: Sendable, Equatable {
+        /// The response, head and body at once.
+        case respond(HTTPResponse)
+        /// The response's head now and its body as `pieces`, each after its pause; chunked or by length.
+        case stream(HTTPResponse, pieces: [BodyPiece], chunked: Bool)
+        /// Close without answering (after answers to earlier requests on the connection).
+        case drop
+        /// Abort the connection with a TCP reset.
+        case reset
+        /// The head and about half the body of the response, then close.
+        case truncate(HTTPResponse)
+        /// Bytes that are not an HTTP response, then close.
+        case malformed
+        /// Never answer: input is read and dropped until the client leaves or the server stops.
+        case hang
+    }
+
+}
+
+/// Answers requests for the engine: now, or later from any thread through the promise.
+package protocol HTTPResponder: Sendable {
+    /// Decides the answer to `request`, on the loop's thread: keep it short, or return `.later` and fulfil
+    /// `promise` when the answer is ready. Later requests on the same connection wait, in order.
+    func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer
+}
+
+/// A responder's answer to one request.
+package enum Answer: Sendable {
+    case now(Reply)
+    /// The responder fulfils the promise later, from any thread.
+    case later
+}

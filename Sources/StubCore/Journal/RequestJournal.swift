@@ -1,0 +1,205 @@
+import HTTPMessages
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One request the server received, with what answered it.
+public struct JournalEntry: Sendable, Equatable, Codable {
+    /// Position in arrival order, from 1.
+    public var id: Int
+    public var time: Date
+    public var method: String
+    /// The decoded path.
+    public var path: String
+    /// The request target as sent.
+    public var target: String
+    public var query: [QueryItem]
+    public var headers: [Field]
+    /// The body, or its first `RequestJournal.maxStoredBody` bytes when it was larger.
+    public var body: Data
+    /// The size of the whole body as received.
+    public var bodySize: Int
+    /// The stub that answered; nil when none matched.
+    public var stub: String?
+    /// The variant that answered; nil when none matched.
+    public var variant: String?
+    /// The status answered, or nil for a fault that sent no status.
+    public var status: Int?
+    public var fault: String?
+    /// For a request no stub matched: the stubs that came closest and, field by field, why each missed.
+    public var closest: [StubMiss]?
+    /// For a request an upstream answered: how, such as `proxied` or `recorded`.
+    public var forwarded: String?
+    /// For a request whose variant has `faults`, or any stubbed request under chaos: what it drew.
+    public var draw: Draw?
+
+    /// What one request drew from the server's seeded generator.
+    public struct Draw: Sendable, Equatable, Codable {
+        /// `answer`, or the fault drawn in its place.
+        public var outcome: String
+        /// Where a drawn fault came from: `faults` (the variant's) or `chaos` (the server's).
+        public var source: String?
+        /// The random delay added, in milliseconds.
+        public var delayMs: Int?
+
+        public init(outcome: String, source: String? = nil, delayMs: Int? = nil) {
+            self.outcome = outcome
+            self.source = source
+            self.delayMs = delayMs
+        }
+    }
+
+    /// One header field, as sent.
+    public typealias Field = HeaderField
+
+    /// One decoded `name=value` pair of the query string (`+` reads as a space).
+    public struct QueryItem: Sendable, Equatable, Codable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The first value of the header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+}
+
+/// Which journal entries to return; nil fields match anything.
+public struct JournalQuery: Sendable, Equatable {
+    public var stub: String?
+    public var variant: String?
+    public var method: String?
+    /// The decoded path.
+    public var path: String?
+    /// Query items the request must carry with these decoded values (others may be there too).
+    public var query: [String: String]
+    /// Only requests no stub matched.
+    public var unmatchedOnly: Bool
+    /// Text the request's body must contain.
+    public var bodyContains: String?
+
+    public init(
+        stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
+        query: [String: String] = [:], unmatchedOnly: Bool = false, bodyContains: String? = nil
+    ) {
+        self.stub = stub
+        self.variant = variant
+        self.method = method
+        self.path = path
+        self.query = query
+        self.unmatchedOnly = unmatchedOnly
+        self.bodyContains = bodyContains
+    }
+
+    package func accepts(_ entry: JournalEntry) -> Bool {
+        (stub == nil || entry.stub == stub) && (variant == nil || entry.variant == variant)
+            && (method == nil || entry.method == method) && (path == nil || entry.path == path)
+            && query.allSatisfy { name, value in entry.query.first { $0.name == name }?.value == value }
+            && (!unmatchedOnly || (entry.stub == nil && entry.forwarded == nil))
+            && (bodyContains.map { String(decoding: entry.body, as: UTF8.self).contains($0) } ?? true)
+    }
+
+    /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`: empty exactly when
+    /// `accepts(entry)`, and only built for messages.
+    package func mismatches(of entry: JournalEntry) -> [String] {
+        var found: [String] = []
+        func check(_ field: String, _ expected: String?, _ actual: String?) {
+            guard let expected, expected != actual else { return }
+            found.append("\(field): expected \(expected.debugDescription), got \(actual?.debugDescription ?? "none")")
+        }
+        check("method", method, entry.method)
+        check("path", path, entry.path)
+        for name in query.keys.sorted() {
+            check("query.\(name)", query[name], entry.query.first { $0.name == name }?.value)
+        }
+        check("stub", stub, entry.stub)
+        check("variant", variant, entry.variant)
+        if unmatchedOnly, let matched = entry.stub { found.append("matched stub \(matched.debugDescription)") }
+        if unmatchedOnly, let forwarded = entry.forwarded { found.append("answered by the upstream (\(forwarded))") }
+        if let bodyContains, !String(decoding: entry.body, as: UTF8.self).contains(bodyContains) {
+            found.append("body: expected to contain \(bodyContains.debugDescription)")
+        }
+        return found
+    }
+}
+
+extension JournalQuery: CustomStringConvertible {
+    /// Reads as the request it asks for: `GET /search?term=jack+johnson&offset=0 (stub search)`.
+    public var description: String {
+        var text = "\(method ?? "any method") \(path ?? "any path")"
+        if !query.isEmpty {
+            let items = query.keys.sorted().map { name in
+                "\(name)=\(query[name]?.replacing(" ", with: "+") ?? "")"
+            }
+            text += "?" + items.joined(separator: "&")
+        }
+        let conditions = [
+            stub.map { "stub \($0)" }, variant.map { "variant \($0)" }, unmatchedOnly ? "unmatched" : nil,
+            bodyContains.map { "body containing \($0.debugDescription)" },
+        ]
+        .compactMap { $0 }
+        return conditions.isEmpty ? text : "\(text) (\(conditions.joined(separator: ", ")))"
+    }
+}
+
+/// The requests a server received, oldest first: a ring of the most recent `capacity` entries.
+package struct RequestJournal {
+    /// Most bytes of a body kept per entry, so that a full journal of large uploads stays small.
+    static let maxStoredBody = 65_536
+    let capacity: Int
+    /// Secrets kept out of every entry.
+    let redaction: Redaction
+    private var ring: [JournalEntry] = []
+    /// Where the oldest entry is once the ring is full.
+    private var oldest = 0
+    private var nextID = 1
+
+    package init(capacity: Int, redaction: Redaction = Redaction()) {
+        self.capacity = max(1, capacity)
+        self.redaction = redaction
+    }
+
+    package mutating func record(
+        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?,
+        closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil
+    ) {
+        let entry = JournalEntry(
+            id: nextID, time: Date(), method: request.method, path: request.path,
+            target: redaction.redacted(target: request.target),
+            query: request.query.map { item in
+                JournalEntry.QueryItem(
+                    name: item.name, value: redaction.query.contains(item.name) ? Redaction.placeholder : item.value)
+            },
+            headers: request.headers.map { field in
+                JournalEntry.Field(
+                    name: field.name, value: redaction.redacts(header: field.name) ? Redaction.placeholder : field.value
+                )
+            },
+            body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
+            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw)
+        nextID += 1
+        if ring.count < capacity {
+            ring.append(entry)
+        } else {
+            ring[oldest] = entry
+            oldest = (oldest + 1) % capacity
+        }
+    }
+
+    package func entries(matching query: JournalQuery) -> [JournalEntry] {
+        (ring[oldest...] + ring[..<oldest]).filter(query.accepts)
+    }
+
+    package mutating func clear() {
+        ring.removeAll()
+        oldest = 0
+    }
+}

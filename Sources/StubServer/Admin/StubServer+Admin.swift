@@ -1,0 +1,293 @@
+import HTTPEngine
+import HTTPMessages
+import StubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension StubServer {
+    /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
+    func adminResponse(to request: HTTPRequest) -> HTTPResponse {
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).dropFirst().map { String(Substring($0)) }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let onPath = Self.adminRoutes.filter { $0.matches(parts) }
+        if let route = onPath.first(where: { $0.methods.contains(method) }) {
+            return route.handle(self, request, parts)
+        }
+        let known = Self.adminRoutes.filter { $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty }
+        return .json(
+            onPath.isEmpty ? .notFound : .methodNotAllowed,
+            AdminHelp(
+                error: "\(request.method) \(request.path) is not an admin endpoint",
+                endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
+    }
+
+    /// One admin endpoint: the methods it answers, its path (with `{name}` segments) and what it does.
+    private struct AdminRoute: CustomStringConvertible, Sendable {
+        var methods: [String]
+        var path: String
+        var handle: @Sendable (StubServer, HTTPRequest, _ parts: [String]) -> HTTPResponse
+
+        var description: String { "\(methods.joined(separator: "|")) \(path)" }
+
+        func matches(_ parts: [String]) -> Bool {
+            let pattern = path.split(separator: "/").dropFirst()
+            return pattern.count == parts.count && zip(pattern, parts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }
+    }
+
+    /// Every admin endpoint, in the order the help lists them. `PUT` and `POST` both set a variant.
+    private static let adminRoutes: [AdminRoute] = [
+        AdminRoute(methods: ["GET"], path: "/__stub") { server, request, _ in
+            // A browser gets the control page; anything else the list of endpoints.
+            if request.headers["Accept"]?.contains("text/html") == true {
+                return ControlPage.response(ControlPage.html, type: "text/html; charset=utf-8")
+            }
+            return .json(
+                .ok,
+                AdminIndex(
+                    page: "open \(server.baseURL.absoluteString)/__stub/ in a browser",
+                    endpoints: StubServer.adminRoutes.map(\.description)))
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/control.js") { _, _, _ in
+            ControlPage.response(ControlPage.script, type: "text/javascript; charset=utf-8")
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/control.css") { _, _, _ in
+            ControlPage.response(ControlPage.css, type: "text/css; charset=utf-8")
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/icon.svg") { _, _, _ in
+            ControlPage.response(ControlPage.icon, type: "image/svg+xml")
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
+            let catalog = server.catalog
+            return .json(
+                .ok,
+                Health(
+                    status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
+                    chaos: server.configuration.chaos, lastReload: server.lastReload,
+                    stalledConnections: server.stalledConnections, acceptPauses: server.acceptPauses))
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(try server.variantName(in: request))
+                return .json(.ok, server.stubList())
+            }
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/variant") { server, _, _ in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(nil)
+                return .json(.ok, server.stubList())
+            }
+        },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/variant") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(try server.variantName(in: request), forStub: parts[1])
+                return .json(.ok, server.stubList())
+            }
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/variant") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setVariant(nil, forStub: parts[1])
+                return .json(.ok, server.stubList())
+            }
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/journal") { server, request, _ in
+            var entries = server.journal(server.journalQuery(request))
+            // `after=ID`: only entries newer than one already seen, for a page that polls.
+            if let after = request.queryValue("after").flatMap(Int.init) { entries.removeAll { $0.id <= after } }
+            return .json(.ok, JournalPage(count: entries.count, entries: entries))
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/journal") { server, _, _ in
+            server.clearJournal()
+            return .json(.ok, ["count": 0])
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/journal/count") { server, request, _ in
+            .json(.ok, ["count": server.requestCount(server.journalQuery(request))])
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/unmatched") { server, _, _ in
+            let entries = server.unmatchedRequests()
+            return .json(.ok, JournalPage(count: entries.count, entries: entries))
+        },
+        AdminRoute(methods: ["GET"], path: "/__stub/scenarios") { server, _, _ in .json(.ok, server.scenarioList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/scenarios/{name}/state") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setScenario(parts[1], to: try server.namedValue("state", in: request))
+                return .json(.ok, server.scenarioList())
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/reset") { server, _, _ in
+            server.respond { () throws(StubServerError) in
+                try server.resetScenario()
+                return .json(.ok, server.scenarioList())
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/{name}/reset") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                try server.resetScenario(parts[1])
+                return .json(.ok, server.scenarioList())
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in
+            server.reset()
+            return .json(.ok, server.stubList())
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/reload") { server, _, _ in
+            do {
+                let fresh = try server.reload()
+                return .json(
+                    .ok,
+                    Health(
+                        status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path,
+                        lastReload: server.lastReload))
+            } catch let error as CatalogError {
+                return .json(
+                    .unprocessableContent,
+                    ReloadFailure(error: "reload failed; still serving the previous catalog", problems: error.problems))
+            } catch {
+                return .error(HTTPError(.conflict, "\(error)"))
+            }
+        },
+    ]
+
+    private func respond(_ action: () throws(StubServerError) -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try action()
+        } catch {
+            let status: HTTPStatus =
+                switch error {
+                case .unknownStub, .unknownScenario: .notFound
+                default: .badRequest
+                }
+            return .error(HTTPError(status, error.description))
+        }
+    }
+
+    /// The variant named by `?variant=`, a JSON body `{"variant": "bad"}`, or a plain-text body.
+    private func variantName(in request: HTTPRequest) throws(StubServerError) -> String {
+        try namedValue("variant", in: request)
+    }
+
+    /// The value of `key` from `?KEY=`, a JSON body `{"KEY": "value"}`, or a plain-text body.
+    private func namedValue(_ key: String, in request: HTTPRequest) throws(StubServerError) -> String {
+        if let name = request.queryValue(key), !name.isEmpty { return name }
+        if let object = try? JSONDecoder().decode([String: String].self, from: Data(request.body)),
+            let name = object[key]
+        {
+            return name
+        }
+        let text = String(decoding: request.body, as: UTF8.self).trimmingWhitespace()
+        guard !text.isEmpty, !text.hasPrefix("{") else {
+            throw .valueMissing(key)
+        }
+        return text
+    }
+
+    private func journalQuery(_ request: HTTPRequest) -> JournalQuery {
+        JournalQuery(
+            stub: request.queryValue("stub"), variant: request.queryValue("variant"),
+            method: request.queryValue("method"),
+            path: request.queryValue("path"), unmatchedOnly: request.queryValue("unmatched") == "true",
+            bodyContains: request.queryValue("body"))
+    }
+
+    private func stubList() -> StubList {
+        state.withLock { state in
+            StubList(
+                serverVariant: state.serverVariant,
+                stubs: state.catalog.stubs.map { stub in
+                    StubList.Item(
+                        name: stub.name, api: stub.api, method: stub.request.method,
+                        path: stub.request.path.description, route: stub.request.summary,
+                        variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
+                        choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
+                        scenario: stub.scenario.map { scenario in
+                            StubList.Scenario(
+                                name: scenario.name, when: scenario.when, then: scenario.then,
+                                state: state.scenarios[scenario.name] ?? StubScenario.start)
+                        })
+                })
+        }
+    }
+
+    private func scenarioList() -> ScenarioList {
+        let current = scenarios
+        let catalog = catalog
+        return ScenarioList(
+            scenarios: catalog.scenarios.keys.sorted().map { name in
+                ScenarioList.Item(
+                    name: name, state: current[name] ?? StubScenario.start, states: catalog.scenarios[name] ?? [],
+                    stubs: catalog.stubs.filter { $0.scenario?.name == name }.map(\.name))
+            })
+    }
+
+    /// What `GET /__stub/scenarios` answers.
+    struct ScenarioList: Encodable {
+        var scenarios: [Item]
+
+        struct Item: Encodable {
+            var name, state: String
+            var states, stubs: [String]
+        }
+    }
+
+    private struct Health: Encodable {
+        var status: String
+        var stubs: Int
+        var fixtures: String?
+        /// The seed of random faults and chaos, as text: JSON numbers lose 64-bit precision.
+        var seed: String?
+        var chaos: Double?
+        var lastReload: ReloadReport?
+        var stalledConnections: Int?
+        /// Times accepting stopped for want of file descriptors.
+        var acceptPauses: Int?
+    }
+
+    private struct AdminIndex: Encodable {
+        var page: String
+        var endpoints: [String]
+    }
+
+    private struct JournalPage: Encodable {
+        var count: Int
+        var entries: [JournalEntry]
+    }
+
+    private struct ReloadFailure: Encodable {
+        var error: String
+        var problems: [FixtureProblem]
+    }
+
+    private struct AdminHelp: Encodable {
+        var error: String
+        var endpoints: [String]
+    }
+
+    /// What `GET /__stub/stubs` answers.
+    struct StubList: Encodable {
+        var serverVariant: String?
+        var stubs: [Item]
+
+        struct Item: Encodable {
+            var name, api, method, path: String
+            /// The path with its query, header and body conditions.
+            var route: String
+            var variants: [String]
+            var sequence: [String]?
+            var choice: String?
+            var sequenceCalls: Int
+            var scenario: Scenario?
+        }
+
+        struct Scenario: Encodable {
+            var name: String
+            var when, then: String?
+            /// The scenario's current state.
+            var state: String
+        }
+    }
+}
