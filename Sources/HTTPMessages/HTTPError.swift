@@ -9,6 +9,11 @@ package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     package var description: String { "\(status.code) \(status.reason): \(message)" }
+
+    /// The error as the body of a JSON answer, `{"error": message}`.
+    package var jsonBody: [UInt8] {
+        Array("{\n  \"error\" : \"\(jsonEscaped(message))\"\n}\n".utf8)
+    }
 }
 
 /// An HTTP status code and its reason phrase.

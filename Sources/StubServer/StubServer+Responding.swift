@@ -71,73 +71,27 @@ extension StubServer: HTTPResponder {
         }
     }
 
+    /// The engine's reply carrying the core's answer to `decision`.
     /// - Parameter file: the body in a file to send it from, for a large fixed body.
     private func reply(for decision: StubDecision, to request: HTTPRequest, file: FileBody? = nil) -> Reply {
-        switch decision.outcome {
-        case .answer(let stub, let variant, let name, let source, let pathParameters):
-            var headers = HTTPHeaders([
-                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
-            ])
-            if let wanted = decision.fallbackFrom {
-                headers.add(
-                    "X-Stub-Variant-Fallback",
-                    "server-wide variant \(wanted) is not defined for this stub; answered good")
-            }
-            var body = variant.body
-            if variant.template {
-                let template = Template(
-                    baseURL: baseURL(for: request), request: request, pathParameters: pathParameters)
-                for field in variant.headers {
-                    // Raw placeholders too: no value may end the field or start another.
-                    let value = template.render(field.value, escaping: .header)
-                    headers.add(field.name, Template.escape(value, for: .header))
-                }
-                body = template.render(body, escaping: Template.Escaping(variant.templateKind ?? .text))
-            } else {
-                for field in variant.headers { headers.add(field.name, field.value) }
-            }
-            var response = HTTPResponse(status: HTTPStatus(variant.status), headers: headers, body: body)
-            response.file = file
-            let delayMs = variant.delayMs + variant.firstByteDelayMs
-            if variant.fault == nil, let pacing = variant.pacing {
-                let (pieces, chunked) = pacing.pieces(of: body)
-                var head = response
-                head.body = []
-                return Reply(.stream(head, pieces: pieces, chunked: chunked), delayMs: delayMs)
-            }
-            return Reply(Self.action(for: variant.fault, response: response), delayMs: delayMs)
-        case .missingVariant(let stub, let name, let source, let available):
-            let message =
-                "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
-                + "variants: \(available.joined(separator: ", "))"
-            let headers = HTTPHeaders([("X-Stub-Name", stub)])
-            return Reply(.respond(.error(HTTPError(.badRequest, message), headers: headers)))
-        case .methodNotAllowed(let allowed):
-            let error = HTTPError(
-                .methodNotAllowed,
-                "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))")
-            return Reply(.respond(.error(error, headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))))
-        case .forward:
-            // Handled by `forward(_:to:promise:)` before a reply is built.
+        guard let answer = decision.answer(to: request, baseURL: baseURL(for: request)) else {
+            // `.forward` is handled by `forward(_:to:promise:)` before a reply is built.
             return Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured"))))
-        case .unmatched(let closest):
-            let body = UnmatchedBody(
-                error: "no stub matches \(request.method) \(request.target)", method: request.method,
-                path: request.path, query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
-                closest: closest)
-            return Reply(.respond(.json(.notFound, body)))
         }
-    }
-
-    private static func action(for fault: StubVariant.Fault?, response: HTTPResponse) -> Reply.Action {
-        switch fault {
-        case nil: .respond(response)
-        case .drop: .drop
-        case .reset: .reset
-        case .truncate: .truncate(response)
-        case .malformed: .malformed
-        case .hang: .hang
-        }
+        var response = HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        response.file = file
+        let action: Reply.Action =
+            switch answer.delivery {
+            case .whole: .respond(response)
+            case .paced(let pieces, let chunked):
+                .stream(HTTPResponse(status: answer.status, headers: answer.headers), pieces: pieces, chunked: chunked)
+            case .fault(.drop): .drop
+            case .fault(.reset): .reset
+            case .fault(.truncate): .truncate(response)
+            case .fault(.malformed): .malformed
+            case .fault(.hang): .hang
+            }
+        return Reply(action, delayMs: answer.delayMs)
     }
 
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
@@ -160,14 +114,5 @@ extension StubServer: HTTPResponder {
     private func baseURL(for request: HTTPRequest) -> String {
         if let host = request.headers["Host"], Template.isValidHost(host) { return "http://\(host)" }
         return baseURL.absoluteString
-    }
-
-    /// The body of a 404: what was asked and the stubs that came closest, field by field.
-    struct UnmatchedBody: Encodable {
-        var error: String
-        var method: String
-        var path: String
-        var query: [JournalEntry.QueryItem]
-        var closest: [StubMiss]
     }
 }

@@ -29,8 +29,7 @@ package struct HTTPResponse: Sendable, Equatable {
     package static func error(_ error: HTTPError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         headers.set("Content-Type", "application/json")
-        let body = "{\n  \"error\" : \"\(jsonEscaped(error.message))\"\n}\n"
-        return HTTPResponse(status: error.status, headers: headers, body: Array(body.utf8))
+        return HTTPResponse(status: error.status, headers: headers, body: error.jsonBody)
     }
 
     /// The status line and header fields on the wire: the given fields plus `Date`, `Content-Length` (of

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// The one-pass JSON check agrees with the JSON decoder on what is a JSON text.
 struct JSONSyntaxTests {

@@ -1,9 +1,7 @@
-import HTTPEngine
 import HTTPMessages
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 struct VariantChoiceTests {
     private static let stub = Stub(

@@ -1,9 +1,7 @@
-import HTTPEngine
 import HTTPMessages
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 struct StubMatchingTests {
     private static func variants() -> [String: StubVariant] {

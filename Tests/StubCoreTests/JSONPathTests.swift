@@ -1,6 +1,7 @@
 import Foundation
-import StubServer
 import Testing
+
+@testable import StubCore
 
 /// `jsonPath` matchers address a value by keys and `[N]` indexes, starting with an index for a top-level array.
 struct JSONPathTests {

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// The regular-expression dialect fixtures rely on: Swift's `Regex` now, `NSRegularExpression` before, so these
 /// are the cases where the two could differ and fixtures written for either must keep matching the same values.

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// What a body holds is read from its bytes first: real APIs label JSON `text/javascript` or `text/html`.
 struct BodyKindTests {

@@ -1,0 +1,130 @@
+import HTTPMessages
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What answers one request, as a value any transport carries: the socket server writes it to a connection, an
+/// in-process transport hands it to `URLSession`. Built from a `StubDecision` by `StubDecision.answer(to:baseURL:)`.
+package struct StubAnswer: Sendable, Equatable {
+    package var status: HTTPStatus
+    /// The stub's fields and the `X-Stub-*` fields; the transport adds framing (`Content-Length`, `Date`).
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+    /// Milliseconds to wait before the first byte: the variant's `delayMs` and its network's latency.
+    package var delayMs: Int
+    package var delivery: Delivery
+
+    /// How the body goes out.
+    package enum Delivery: Sendable, Equatable {
+        /// Head and body at once.
+        case whole
+        /// The head, then the body as timed pieces (`Pacing`), chunked or by length.
+        case paced([BodyPiece], chunked: Bool)
+        /// The variant's fault instead of a plain answer (for `truncate`, of this answer).
+        case fault(StubVariant.Fault)
+    }
+
+    package init(
+        status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delayMs: Int = 0,
+        delivery: Delivery = .whole
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delayMs = delayMs
+        self.delivery = delivery
+    }
+
+    /// A JSON error answer, `{"error": message}`.
+    package static func error(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders())
+        -> StubAnswer
+    {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        return StubAnswer(status: status, headers: headers, body: HTTPError(status, message).jsonBody)
+    }
+
+    /// A JSON answer made from an `Encodable` value, pretty-printed with sorted keys.
+    package static func json(_ status: HTTPStatus, _ value: some Encodable, headers: HTTPHeaders = HTTPHeaders())
+        -> StubAnswer
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        var body = (try? encoder.encode(value)).map { [UInt8]($0) } ?? []
+        body.append(0x0A)
+        return StubAnswer(status: status, headers: headers, body: body)
+    }
+}
+
+extension StubDecision {
+    /// The answer this decision gives `request`; nil for `.forward`, which the transport's forwarder answers.
+    /// - Parameter baseURL: the server's URL as the client reached it, for templates' `{{baseURL}}`.
+    package func answer(to request: HTTPRequest, baseURL: String) -> StubAnswer? {
+        switch outcome {
+        case .answer(let stub, let variant, let name, let source, let pathParameters):
+            var headers = HTTPHeaders([
+                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
+            ])
+            if let wanted = fallbackFrom {
+                headers.add(
+                    "X-Stub-Variant-Fallback",
+                    "server-wide variant \(wanted) is not defined for this stub; answered good")
+            }
+            var body = variant.body
+            if variant.template {
+                let template = Template(baseURL: baseURL, request: request, pathParameters: pathParameters)
+                for field in variant.headers {
+                    // Raw placeholders too: no value may end the field or start another.
+                    let value = template.render(field.value, escaping: .header)
+                    headers.add(field.name, Template.escape(value, for: .header))
+                }
+                body = template.render(body, escaping: Template.Escaping(variant.templateKind ?? .text))
+            } else {
+                for field in variant.headers { headers.add(field.name, field.value) }
+            }
+            var answer = StubAnswer(
+                status: HTTPStatus(variant.status), headers: headers, body: body,
+                delayMs: variant.delayMs + variant.firstByteDelayMs)
+            if let fault = variant.fault {
+                answer.delivery = .fault(fault)
+            } else if let pacing = variant.pacing {
+                let (pieces, chunked) = pacing.pieces(of: body)
+                answer.delivery = .paced(pieces, chunked: chunked)
+            }
+            return answer
+        case .missingVariant(let stub, let name, let source, let available):
+            let message =
+                "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
+                + "variants: \(available.joined(separator: ", "))"
+            return .error(.badRequest, message, headers: HTTPHeaders([("X-Stub-Name", stub)]))
+        case .methodNotAllowed(let allowed):
+            return .error(
+                .methodNotAllowed,
+                "\(request.method) is not stubbed for \(request.path); allowed: \(allowed.joined(separator: ", "))",
+                headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
+        case .unmatched(let closest):
+            let body = UnmatchedBody(
+                error: "no stub matches \(request.method) \(request.target)", method: request.method,
+                path: request.path, query: request.query.map { JournalEntry.QueryItem(name: $0.name, value: $0.value) },
+                closest: closest)
+            return .json(.notFound, body)
+        case .forward:
+            return nil
+        }
+    }
+
+    /// The body of a 404: what was asked and the stubs that came closest, field by field.
+    struct UnmatchedBody: Encodable {
+        var error: String
+        var method: String
+        var path: String
+        var query: [JournalEntry.QueryItem]
+        var closest: [StubMiss]
+    }
+}
