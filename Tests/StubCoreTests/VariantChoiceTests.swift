@@ -20,32 +20,32 @@ struct VariantChoiceTests {
         var state = try state()
         state.serverVariant = "slow"
         state.stubVariants["s"] = "nil"
-        #expect(state.chooseVariant(for: Self.stub, requested: "slow") == .chosen("slow", source: "header"))
-        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("nil", source: "stub"))
+        #expect(state.chooseVariant(for: Self.stub, requested: "slow") == .chosen("slow", source: .header))
+        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("nil", source: .stub))
         state.stubVariants = [:]
-        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("bad", source: "sequence"))
+        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("bad", source: .sequence))
         #expect(state.chooseVariant(for: Self.plain, requested: nil) == .fallback("slow"))
         state.serverVariant = "bad"
-        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .chosen("bad", source: "server"))
+        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .chosen("bad", source: .server))
         state.serverVariant = nil
-        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .chosen("good", source: "default"))
+        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .chosen("good", source: .default))
     }
 
     @Test func sequence_answersInOrderAndRepeatsTheLast() throws {
         var state = try state()
         let names = (0..<4).map { _ in state.chooseVariant(for: Self.stub, requested: nil) }
-        #expect(names == ["bad", "nil", "nil", "nil"].map { .chosen($0, source: "sequence") })
+        #expect(names == ["bad", "nil", "nil", "nil"].map { .chosen($0, source: .sequence) })
         state.reset(serverVariant: nil)
-        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("bad", source: "sequence"))
+        #expect(state.chooseVariant(for: Self.stub, requested: nil) == .chosen("bad", source: .sequence))
     }
 
     @Test func choice_namesAMissingVariantInsteadOfFallingBack() throws {
         var state = try state()
         #expect(
             state.chooseVariant(for: Self.plain, requested: "slow")
-                == .missing("slow", source: "the X-Stub-Variant header"))
+                == .missing("slow", source: .header))
         state.stubVariants["p"] = "gone"
-        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .missing("gone", source: "the per-stub choice"))
+        #expect(state.chooseVariant(for: Self.plain, requested: nil) == .missing("gone", source: .stub))
     }
 
     @Test func journal_keepsTheMostRecentEntriesInOrder() throws {

@@ -61,10 +61,11 @@ struct RandomFaultsTests {
         let second = try await run(seed: 42, targets)
         #expect(first.seen == second.seen)
         #expect(first.drawn == second.drawn)
-        #expect(first.seen == first.drawn.map { $0?.outcome ?? "none" }, "the journal says what the client got")
+        #expect(
+            first.seen == first.drawn.map { $0?.outcome.description ?? "none" }, "the journal says what the client got")
         #expect(Set(first.seen) == ["answer", "drop", "reset"], "\(first.seen)")
         #expect(first.drawn.allSatisfy { ($0?.delayMs).map { (0...3).contains($0) } ?? false })
-        #expect(first.drawn.allSatisfy { $0?.outcome == "answer" ? $0?.source == nil : $0?.source == "faults" })
+        #expect(first.drawn.allSatisfy { $0?.outcome == .answer ? $0?.source == nil : $0?.source == .faults })
         let other = try await run(seed: 43, targets)
         #expect(other.seen != first.seen, "another seed, another sequence")
     }
@@ -96,7 +97,8 @@ struct RandomFaultsTests {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 42, chaos: chaos)) { server in
             _ = try await outcomes(server, Array(repeating: "/flaky", count: 12))
             drawn = server.journal().map { entry in
-                entry.draw.map { "\($0.outcome) \($0.delayMs.map(String.init) ?? "-") \($0.source ?? "-")" } ?? "none"
+                entry.draw.map { "\($0.outcome) \($0.delayMs.map(String.init) ?? "-") \($0.source?.rawValue ?? "-")" }
+                    ?? "none"
             }
         }
         #expect(drawn == draws)
@@ -126,9 +128,9 @@ struct RandomFaultsTests {
             #expect(try await exchange(server, get("/__stub/health")).status == 200)
             let steady = server.journal(JournalQuery(stub: "steady"))
             #expect(steady.count == 8)
-            #expect(steady.allSatisfy { $0.draw?.source == "chaos" && $0.fault != nil && $0.status == nil })
-            #expect(seen == steady.compactMap(\.fault), "the client saw the faults the journal names")
-            let kinds = Set(steady.compactMap(\.fault))
+            #expect(steady.allSatisfy { $0.draw?.source == .chaos && $0.fault != nil && $0.status == nil })
+            #expect(seen == steady.compactMap { $0.fault?.rawValue }, "the client saw the faults the journal names")
+            let kinds = Set(steady.compactMap { $0.fault?.rawValue })
             #expect(kinds.isSubset(of: RandomFaults.chaosKinds.map(\.rawValue)) && kinds.count > 1, "\(kinds)")
             #expect(server.journal(JournalQuery(path: "/nowhere")).first?.draw == nil)
         }

@@ -136,7 +136,7 @@ struct ServerVariantTests {
             let client = try RawHTTPClient(port: server.port)
             try client.send(get(search, "X-Stub-Variant: drop\r\n"))
             #expect(client.readToEnd().isEmpty)
-            #expect(server.journal(JournalQuery(variant: "drop")).first?.fault == "drop")
+            #expect(server.journal(JournalQuery(variant: "drop")).first?.fault == .drop)
         }
     }
 

@@ -69,7 +69,7 @@ extension StubDecision {
         switch outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
             var headers = HTTPHeaders([
-                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source),
+                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source.rawValue),
             ])
             if let wanted = fallbackFrom {
                 headers.add(
@@ -100,7 +100,7 @@ extension StubDecision {
             return answer
         case .missingVariant(let stub, let name, let source, let available):
             let message =
-                "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source)); "
+                "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source.asker)); "
                 + "variants: \(available.joined(separator: ", "))"
             return .error(.badRequest, message, headers: HTTPHeaders([("X-Stub-Name", stub)]))
         case .methodNotAllowed(let allowed):

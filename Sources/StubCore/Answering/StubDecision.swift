@@ -13,9 +13,10 @@ package struct StubDecision {
 
     package enum Outcome {
         /// A stub answers with one of its variants.
-        case answer(stub: String, variant: StubVariant, name: String, source: String, pathParameters: [String: String])
+        case answer(
+            stub: String, variant: StubVariant, name: String, source: VariantSource, pathParameters: [String: String])
         /// A request header or per-stub choice named a variant the stub lacks; `available` lists the stub's.
-        case missingVariant(stub: String, name: String, source: String, available: [String])
+        case missingVariant(stub: String, name: String, source: VariantSource, available: [String])
         /// A stub has the path but not the method.
         case methodNotAllowed(allowed: [String])
         /// No stub matched; the closest ones, field by field.
@@ -72,20 +73,20 @@ extension StubState {
         if case .unmatched(let misses) = decision.outcome { closest = misses }
         journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault?.rawValue, closest: closest, draw: decision.draw)
+            fault: decision.fault, closest: closest, draw: decision.draw)
         return decision
     }
 
     private mutating func decideVariant(of stub: Stub, for request: HTTPRequest, pathParameters: [String: String])
         -> StubDecision
     {
-        let (name, source): (String, String)
+        let (name, source): (String, VariantSource)
         var fallbackFrom: String?
         switch chooseVariant(for: stub, requested: request.headers["X-Stub-Variant"]) {
         case .chosen(let chosen, let chosenSource):
             (name, source) = (chosen, chosenSource)
         case .fallback(let wanted):
-            (name, source) = ("good", "fallback")
+            (name, source) = ("good", .fallback)
             fallbackFrom = wanted
         case .missing(let missing, let missingSource):
             return StubDecision(
@@ -97,7 +98,7 @@ extension StubState {
             // Validation guarantees `good` and every sequence entry; a stub built otherwise says so.
             return StubDecision(
                 outcome: .missingVariant(
-                    stub: stub.name, name: name, source: "the catalog", available: stub.variantNames),
+                    stub: stub.name, name: name, source: source, available: stub.variantNames),
                 status: 400)
         }
         let draw = drawTrouble(for: &variant)
@@ -112,7 +113,7 @@ extension StubState {
     /// the generator whatever it picks, so one request's outcome never shifts the draws of the next.
     private mutating func drawTrouble(for variant: inout StubVariant) -> JournalEntry.Draw? {
         guard variant.faults != nil || chaos > 0 else { return nil }
-        var draw = JournalEntry.Draw(outcome: "answer")
+        var draw = JournalEntry.Draw(outcome: .answer)
         if let faults = variant.faults {
             let (chance, pick, delay) = (generator.unit(), generator.next(), generator.next())
             if let range = faults.delayMs {
@@ -122,7 +123,7 @@ extension StubState {
             }
             if variant.fault == nil, chance < faults.rate, !faults.kinds.isEmpty {
                 variant.fault = faults.kinds[Int(pick % UInt64(faults.kinds.count))]
-                (draw.outcome, draw.source) = (variant.fault!.rawValue, "faults")
+                (draw.outcome, draw.source) = (.fault(variant.fault!), .faults)
             }
         }
         if chaos > 0 {
@@ -130,7 +131,7 @@ extension StubState {
             let kinds = RandomFaults.chaosKinds
             if variant.fault == nil, chance < chaos {
                 variant.fault = kinds[Int(pick % UInt64(kinds.count))]
-                (draw.outcome, draw.source) = (variant.fault!.rawValue, "chaos")
+                (draw.outcome, draw.source) = (.fault(variant.fault!), .chaos)
             }
         }
         return draw

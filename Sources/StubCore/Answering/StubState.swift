@@ -39,22 +39,22 @@ package struct StubState {
     mutating func chooseVariant(for stub: Stub, requested: String?) -> VariantChoice {
         if let requested {
             return stub.variants[requested] != nil
-                ? .chosen(requested, source: "header") : .missing(requested, source: "the X-Stub-Variant header")
+                ? .chosen(requested, source: .header) : .missing(requested, source: .header)
         }
         if let chosen = stubVariants[stub.name] {
             return stub.variants[chosen] != nil
-                ? .chosen(chosen, source: "stub") : .missing(chosen, source: "the per-stub choice")
+                ? .chosen(chosen, source: .stub) : .missing(chosen, source: .stub)
         }
         if !stub.sequence.isEmpty {
             let call = sequenceCalls[stub.name, default: 0]
             sequenceCalls[stub.name] = call + 1
-            return .chosen(stub.sequence[min(call, stub.sequence.count - 1)], source: "sequence")
+            return .chosen(stub.sequence[min(call, stub.sequence.count - 1)], source: .sequence)
         }
         if let serverVariant {
-            if stub.variants[serverVariant] != nil { return .chosen(serverVariant, source: "server") }
+            if stub.variants[serverVariant] != nil { return .chosen(serverVariant, source: .server) }
             return .fallback(serverVariant)
         }
-        return .chosen("good", source: "default")
+        return .chosen("good", source: .default)
     }
 
     /// Forgets run-time choices, sequence positions, scenario states and the journal, and starts the random
@@ -71,10 +71,34 @@ package struct StubState {
 
 /// Which variant answers a call, and why.
 package enum VariantChoice: Equatable {
-    /// `source` is `header`, `stub`, `sequence`, `server` or `default`.
-    case chosen(String, source: String)
+    case chosen(String, source: VariantSource)
     /// The server-wide variant, which this stub lacks: answered with `good`, and a header says so.
     case fallback(String)
     /// A request header or per-stub choice named a variant the stub lacks: answered with an error.
-    case missing(String, source: String)
+    case missing(String, source: VariantSource)
+}
+
+/// What chose the variant that answers a call; the `X-Stub-Variant-Source` header carries its raw value.
+package enum VariantSource: String, Sendable, Equatable {
+    /// The request's `X-Stub-Variant` header.
+    case header
+    /// The variant chosen for this stub at run time.
+    case stub
+    /// The next step of the stub's `sequence`.
+    case sequence
+    /// The server-wide variant.
+    case server
+    /// `good`, when nothing else chose.
+    case `default`
+    /// `good` in place of a server-wide variant the stub lacks.
+    case fallback
+
+    /// Who asked for a variant, in an error that says the stub lacks it.
+    package var asker: String {
+        switch self {
+        case .header: "the X-Stub-Variant header"
+        case .stub: "the per-stub choice"
+        case .sequence, .server, .default, .fallback: "the catalog"
+        }
+    }
 }

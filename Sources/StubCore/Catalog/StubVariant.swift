@@ -46,7 +46,7 @@ public struct StubVariant: Sendable, Equatable {
     }
 
     /// A way to fail at the transport level, as flaky networks and servers do.
-    public enum Fault: String, Sendable, CaseIterable {
+    public enum Fault: String, Sendable, CaseIterable, Codable {
         /// Close the connection without answering.
         case drop
         /// Abort the connection with a TCP reset.

@@ -28,7 +28,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var variant: String?
     /// The status answered, or nil for a fault that sent no status.
     public var status: Int?
-    public var fault: String?
+    public var fault: StubVariant.Fault?
     /// For a request no stub matched: the stubs that came closest and, field by field, why each missed.
     public var closest: [StubMiss]?
     /// For a request an upstream answered: how, such as `proxied` or `recorded`.
@@ -38,14 +38,54 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
-        /// `answer`, or the fault drawn in its place.
-        public var outcome: String
-        /// Where a drawn fault came from: `faults` (the variant's) or `chaos` (the server's).
-        public var source: String?
+        /// The answer, or the fault drawn in its place.
+        public var outcome: Outcome
+        /// Where a drawn fault came from.
+        public var source: Source?
         /// The random delay added, in milliseconds.
         public var delayMs: Int?
 
-        public init(outcome: String, source: String? = nil, delayMs: Int? = nil) {
+        /// What a draw gave; in JSON, `answer` or the fault's name.
+        public enum Outcome: Sendable, Equatable, Codable, CustomStringConvertible {
+            case answer
+            case fault(StubVariant.Fault)
+
+            public var description: String {
+                switch self {
+                case .answer: "answer"
+                case .fault(let fault): fault.rawValue
+                }
+            }
+
+            public init(from decoder: any Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                if text == "answer" {
+                    self = .answer
+                } else if let fault = StubVariant.Fault(rawValue: text) {
+                    self = .fault(fault)
+                } else {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(
+                            codingPath: decoder.codingPath,
+                            debugDescription: "\(text.debugDescription) is neither answer nor a fault"))
+                }
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(description)
+            }
+        }
+
+        /// Where a drawn fault came from.
+        public enum Source: String, Sendable, Equatable, Codable {
+            /// The variant's `faults`.
+            case faults
+            /// The server's chaos.
+            case chaos
+        }
+
+        public init(outcome: Outcome, source: Source? = nil, delayMs: Int? = nil) {
             self.outcome = outcome
             self.source = source
             self.delayMs = delayMs
@@ -168,7 +208,7 @@ package struct RequestJournal {
     }
 
     package mutating func record(
-        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: String?,
+        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
         closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil
     ) {
         let entry = JournalEntry(
