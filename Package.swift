@@ -70,6 +70,7 @@ let package = Package(
         .target(name: "RawHTTPClient", swiftSettings: settings),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",

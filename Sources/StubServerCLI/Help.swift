@@ -1,16 +1,5 @@
 /// Usage texts of `stub-server` and its commands.
 enum Help {
-    static let commands = ["serve", "validate", "routes", "help"]
-
-    static func text(for command: String?) -> String {
-        switch command {
-        case "serve": serve
-        case "validate": validate
-        case "routes": routes
-        default: overview
-        }
-    }
-
     static let overview = """
         Usage: stub-server [COMMAND] [OPTIONS]
 

@@ -11,8 +11,63 @@ import StubServer
 #endif
 
 /// `stub-server serve`: serves a fixtures folder (or one file) until SIGINT or SIGTERM.
-struct ServeCommand {
-    var options: CLICommand.ServeOptions
+struct ServeCommand: Command, Equatable {
+    static let name = "serve"
+    static let usage = Help.serve
+
+    var options = Options()
+
+    /// What `serve` was asked to do.
+    struct Options: Equatable {
+        var fixtures = "MockData"
+        var host = "127.0.0.1"
+        var port: UInt16 = 8080
+        var variant: String?
+        /// Answer every GET with this file instead of serving a fixtures folder.
+        var file: String?
+        /// The chance, 0...1, that a stubbed answer becomes a fault.
+        var chaos: Double = 0
+        /// The seed of random faults and chaos; nil picks one.
+        var seed: UInt64?
+        /// Reload the fixtures folder when a file in it changes.
+        var watch = false
+        /// Where to write the base URL once the server accepts connections.
+        var readyFile: String?
+        /// Most open connections; nil: what the open-file limit leaves room for.
+        var maxConnections: Int?
+    }
+
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> ServeCommand {
+        var options = Options()
+        while let argument = reader.next() {
+            switch argument {
+            case .option("--fixtures"): options.fixtures = try reader.value()
+            case .option("--host"): options.host = try reader.value()
+            case .option("--variant"): options.variant = try reader.value()
+            case .option("--file"): options.file = try reader.value()
+            case .option("--ready-file"): options.readyFile = try reader.value()
+            case .option("--watch"):
+                try reader.flag()
+                options.watch = true
+            case .option("--chaos"):
+                options.chaos = try reader.value("a number from 0 to 1") {
+                    Double($0).flatMap { (0...1).contains($0) ? $0 : nil }
+                }
+            case .option("--seed"):
+                options.seed = try reader.value("a whole number from 0 to \(UInt64.max)") { UInt64($0) } as UInt64
+            case .option("--max-connections"):
+                options.maxConnections =
+                    try reader.value("a whole number above 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } } as Int
+            case .option("--port"):
+                options.port = try reader.value("a number from 0 to 65535") { UInt16($0) }
+            case .option, .operand: throw reader.unknown()
+            }
+        }
+        if options.watch, options.file != nil {
+            throw UsageError("--watch watches a fixtures folder; it cannot be used with --file", command: name)
+        }
+        return ServeCommand(options: options)
+    }
 
     func run() async -> Int32 {
         // Caught before the address is printed: whoever reads it may signal at once.

@@ -4,7 +4,8 @@ import StubServer
 import StubServerRecording
 
 /// `stub-server drift --upstream URL [--fixtures DIR] [--api NAME] [--strict] [--upstream-timeout SECONDS]`
-struct DriftCommand: Equatable {
+struct DriftCommand: Command, Equatable {
+    static let name = "drift"
     var upstream: URL
     var fixtures = "MockData"
     var api: String?
@@ -12,7 +13,7 @@ struct DriftCommand: Equatable {
     var timeoutSeconds = 30
 
     static let usage = """
-        usage: stub-server drift --upstream URL [--fixtures DIR] [--api NAME] [--strict] [--upstream-timeout SECONDS]
+        Usage: stub-server drift --upstream URL [--fixtures DIR] [--api NAME] [--strict] [--upstream-timeout SECONDS]
 
         Replays every stub with a literal path and exact query matchers (or a "replay" example) against the
         upstream and compares its answer with the good variant: status, content type, JSON key paths and their
@@ -20,36 +21,31 @@ struct DriftCommand: Equatable {
         (with --strict, also when the upstream has new keys), 0 otherwise.
         """
 
-    static func parse(_ arguments: [String]) throws(UsageMessage) -> DriftCommand {
-        var rest = arguments.dropFirst()
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> DriftCommand {
         var upstream: URL?
         var command = DriftCommand(upstream: URL(fileURLWithPath: "/"))
-        while let flag = rest.popFirst() {
-            if flag == "--strict" {
+        while let argument = reader.next() {
+            switch argument {
+            case .option("--strict"):
+                try reader.flag()
                 command.strict = true
-                continue
-            }
-            guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                throw UsageMessage("\(flag) needs a value")
-            }
-            switch flag {
-            case "--upstream":
-                guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil
-                else {
-                    throw UsageMessage("--upstream must be an http:// or https:// URL, not '\(value)'")
+            case .option("--upstream"):
+                upstream =
+                    try reader.value("an http:// or https:// URL") { text in
+                        URL(string: text).flatMap { url in
+                            ["http", "https"].contains(url.scheme ?? "") && url.host != nil ? url : nil
+                        }
+                    } as URL
+            case .option("--fixtures"): command.fixtures = try reader.value()
+            case .option("--api"): command.api = try reader.value()
+            case .option("--upstream-timeout"):
+                command.timeoutSeconds = try reader.value("a whole number of seconds above 0") {
+                    Int($0).flatMap { $0 > 0 ? $0 : nil }
                 }
-                upstream = url
-            case "--fixtures": command.fixtures = value
-            case "--api": command.api = value
-            case "--upstream-timeout":
-                guard let seconds = Int(value), seconds > 0 else {
-                    throw UsageMessage("--upstream-timeout must be a whole number of seconds above 0")
-                }
-                command.timeoutSeconds = seconds
-            default: throw UsageMessage("unknown option '\(flag)'")
+            case .option, .operand: throw reader.unknown()
             }
         }
-        guard let upstream else { throw UsageMessage("drift needs --upstream URL") }
+        guard let upstream else { throw UsageError("drift needs --upstream URL", command: name) }
         command.upstream = upstream
         return command
     }

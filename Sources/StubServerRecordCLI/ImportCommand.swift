@@ -5,7 +5,8 @@ import StubServerRecording
 
 /// `stub-server import har FILE [--fixtures DIR] [--api NAME] [--only-host HOST]... [--redact-header NAME]...
 /// [--redact-query NAME]...`
-struct ImportCommand: Equatable {
+struct ImportCommand: Command, Equatable {
+    static let name = "import"
     var file: String
     var fixtures = "MockData"
     var api: String?
@@ -14,29 +15,26 @@ struct ImportCommand: Equatable {
     var redactQuery: [String] = []
 
     static let usage = """
-        usage: stub-server import har FILE [--fixtures DIR] [--api NAME] [--only-host HOST]...
+        Usage: stub-server import har FILE [--fixtures DIR] [--api NAME] [--only-host HOST]...
                                            [--redact-header NAME]... [--redact-query NAME]...
 
         Writes the HAR capture's exchanges into DIR as fixtures (one folder per host, or NAME), with the
         recorder's naming, redactions and sequences. A malformed file writes nothing and exits 1.
         """
 
-    static func parse(_ arguments: [String]) throws(UsageMessage) -> ImportCommand {
-        var rest = arguments[...]
-        guard rest.popFirst() == "import", rest.popFirst() == "har", let file = rest.popFirst(), !file.hasPrefix("--")
-        else { throw UsageMessage("usage: stub-server import har FILE") }
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> ImportCommand {
+        guard reader.next() == .operand("har"), case .operand(let file) = reader.next() else {
+            throw UsageError("import takes har FILE", command: name)
+        }
         var command = ImportCommand(file: file)
-        while let flag = rest.popFirst() {
-            guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                throw UsageMessage("\(flag) needs a value")
-            }
-            switch flag {
-            case "--fixtures": command.fixtures = value
-            case "--api": command.api = value
-            case "--only-host": command.onlyHosts.append(value)
-            case "--redact-header": command.redactHeaders.append(value)
-            case "--redact-query": command.redactQuery.append(value)
-            default: throw UsageMessage("unknown option '\(flag)'")
+        while let argument = reader.next() {
+            switch argument {
+            case .option("--fixtures"): command.fixtures = try reader.value()
+            case .option("--api"): command.api = try reader.value()
+            case .option("--only-host"): command.onlyHosts.append(try reader.value())
+            case .option("--redact-header"): command.redactHeaders.append(try reader.value())
+            case .option("--redact-query"): command.redactQuery.append(try reader.value())
+            case .option, .operand: throw reader.unknown()
             }
         }
         return command

@@ -4,7 +4,8 @@ import StubServer
 import StubServerRecording
 
 /// `stub-server record` and `stub-server serve --proxy`, parsed.
-struct RecordCommand: Equatable {
+struct RecordCommand: Command, Equatable {
+    static let name = "record"
     var recording = true
     var upstream: URL?
     var fixtures = "MockData"
@@ -19,7 +20,7 @@ struct RecordCommand: Equatable {
     var allowInCI = false
 
     static let usage = """
-        usage: stub-server record --upstream URL [--fixtures DIR] [--api NAME] [--mode missing|all] [--host H]
+        Usage: stub-server record --upstream URL [--fixtures DIR] [--api NAME] [--mode missing|all] [--host H]
                                   [--port N] [--redact-header NAME]... [--redact-query NAME]...
                                   [--upstream-timeout SECONDS] [--allow-in-ci]
                stub-server serve --proxy URL [--fixtures DIR] [--host H] [--port N] [--variant NAME]
@@ -32,62 +33,51 @@ struct RecordCommand: Equatable {
         serve --proxy: requests no stub matches are answered from the upstream; nothing is written.
         """
 
-    /// - Throws: a message for bad usage.
-    static func parse(_ arguments: [String]) throws(UsageMessage) -> RecordCommand {
+    /// Reads `record`'s options, or with `recording` false, `serve --proxy`'s.
+    static func parse(_ reader: inout OptionReader, recording: Bool) throws(UsageError) -> RecordCommand {
         var command = RecordCommand()
-        var rest = arguments[...]
-        switch rest.popFirst() {
-        case "record": command.recording = true
-        case "serve": command.recording = false
-        case let other: throw UsageMessage("unknown command '\(other ?? "")'")
-        }
-        while let flag = rest.popFirst() {
-            let parts = flag.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = parts[0]
-            func value() throws(UsageMessage) -> String {
-                if parts.count > 1 { return parts[1] }
-                guard let next = rest.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageMessage("\(name) needs a value")
-                }
-                return next
-            }
-            switch (name, command.recording) {
+        command.recording = recording
+        while let argument = reader.next() {
+            guard case .option(let name) = argument else { throw reader.unknown() }
+            switch (name, recording) {
             case ("--upstream", true), ("--proxy", false):
-                let text = try value()
-                guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
-                    url.host != nil
-                else { throw UsageMessage("\(name) must be an http:// or https:// URL, not '\(text)'") }
-                command.upstream = url
-            case ("--fixtures", _): command.fixtures = try value()
-            case ("--api", true): command.api = try value()
-            case ("--mode", true):
-                let text = try value()
-                guard let mode = Recorder.Mode(rawValue: text) else {
-                    throw UsageMessage("--mode must be missing or all, not '\(text)'")
-                }
-                command.mode = mode
-            case ("--host", _): command.host = try value()
-            case ("--port", _):
-                let text = try value()
-                guard let port = UInt16(text) else { throw UsageMessage("--port must be a number from 0 to 65535") }
-                command.port = port
-            case ("--variant", false): command.variant = try value()
-            case ("--redact-header", true): command.redactHeaders.append(try value())
-            case ("--redact-query", true): command.redactQuery.append(try value())
+                command.upstream =
+                    try reader.value("an http:// or https:// URL") { text in
+                        URL(string: text).flatMap { url in
+                            ["http", "https"].contains(url.scheme ?? "") && url.host != nil ? url : nil
+                        }
+                    } as URL
+            case ("--fixtures", _): command.fixtures = try reader.value()
+            case ("--api", true): command.api = try reader.value()
+            case ("--mode", true): command.mode = try reader.value("missing or all") { Recorder.Mode(rawValue: $0) }
+            case ("--host", _): command.host = try reader.value()
+            case ("--port", _): command.port = try reader.value("a number from 0 to 65535") { UInt16($0) }
+            case ("--variant", false): command.variant = try reader.value()
+            case ("--redact-header", true): command.redactHeaders.append(try reader.value())
+            case ("--redact-query", true): command.redactQuery.append(try reader.value())
             case ("--upstream-timeout", _):
-                let text = try value()
-                guard let seconds = Int(text), seconds > 0 else {
-                    throw UsageMessage("--upstream-timeout must be a whole number of seconds above 0")
+                command.timeoutSeconds = try reader.value("a whole number of seconds above 0") {
+                    Int($0).flatMap { $0 > 0 ? $0 : nil }
                 }
-                command.timeoutSeconds = seconds
-            case ("--allow-in-ci", true): command.allowInCI = true
-            default: throw UsageMessage("unknown option '\(flag)'")
+            case ("--allow-in-ci", true):
+                try reader.flag()
+                command.allowInCI = true
+            default: throw reader.unknown()
             }
         }
         guard command.upstream != nil else {
-            throw UsageMessage(command.recording ? "record needs --upstream URL" : "serve --proxy needs a URL")
+            throw UsageError(
+                recording ? "record needs --upstream URL" : "serve --proxy needs a URL", command: reader.command)
         }
         return command
+    }
+
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> RecordCommand {
+        try parse(&reader, recording: true)
+    }
+
+    func run() async -> Int32 {
+        await run(environment: ProcessInfo.processInfo.environment)
     }
 
     /// Serves until SIGINT or SIGTERM. Exit codes: 0, 1 (refused in CI, bad fixtures, busy port).
@@ -134,11 +124,17 @@ struct RecordCommand: Equatable {
     }
 }
 
-/// Bad usage, with what was wrong.
-struct UsageMessage: Error {
-    var text: String
+/// `stub-server serve --proxy URL`: `record`'s server, writing nothing.
+struct ProxyCommand: Command, Equatable {
+    static let name = "serve"
+    static let usage = RecordCommand.usage
+    var server: RecordCommand
 
-    init(_ text: String) {
-        self.text = text
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> ProxyCommand {
+        ProxyCommand(server: try RecordCommand.parse(&reader, recording: false))
+    }
+
+    func run() async -> Int32 {
+        await server.run()
     }
 }
