@@ -9,6 +9,9 @@
         import Darwin
     #endif
 
+    /// A class of the test bundle, for `Bundle(for:)`.
+    private final class BundleMarker {}
+
     /// Runs the built `stub-server` binary and captures what it prints.
     struct CLIRunner {
         /// The built `stub-server`: `$STUB_SERVER_PATH` when set, else beside the test bundle (`swift test` puts every
@@ -16,10 +19,14 @@
         static let executable: URL = {
             let environment = ProcessInfo.processInfo.environment
             // On Linux the test bundle is the running executable; on macOS `xctest` or the toolchain's testing helper
-            // runs, and the bundle is one of the loaded bundles, `*.xctest`.
+            // runs, and the bundle is the image this code was loaded from (`Bundle(for:)`, which finds a bundle
+            // loaded with dlopen, as swiftpm-testing-helper loads it; `Bundle.allBundles` may not list it), or
+            // a path among the runner's arguments (`--test-bundle-path PATH`).
             let places =
-                Bundle.allBundles.map(\.bundleURL)
+                [Bundle(for: BundleMarker.self).bundleURL]
+                + Bundle.allBundles.map(\.bundleURL)
                 + [Bundle.main.executableURL, Bundle.main.bundleURL].compactMap { $0 }
+                + CommandLine.arguments.filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: $0) }
                 + [URL(fileURLWithPath: CommandLine.arguments[0])]
             return locate(
                 "stub-server", override: environment["STUB_SERVER_PATH"], near: places,
