@@ -40,6 +40,11 @@ let package = Package(
         .target(name: "StubCore", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
         .target(
             name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubCore"],
+            // The control page, as files embedded at build time (no Bundle, no Foundation needed to read them).
+            resources: [
+                .embedInCode("Admin/Page/control.html"), .embedInCode("Admin/Page/control.css"),
+                .embedInCode("Admin/Page/control.js"), .embedInCode("Admin/Page/icon.svg"),
+            ],
             swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(

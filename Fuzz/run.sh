@@ -44,9 +44,12 @@ library() {
   shift
   mkdir -p "$out/modules"
   # shellcheck disable=SC2046
+  local extra=()
+  # SwiftPM embeds the control page in StubServer; built here, it has none (Fuzz/Support/PackageResources.swift).
+  if [ "$module" = StubServer ]; then extra=(Fuzz/Support/PackageResources.swift); fi
   compile -module-name "$module" -I "$out/modules" -L "$out" "$@" -emit-module \
     -emit-module-path "$out/modules/$module.swiftmodule" -emit-library -static $(sources "Sources/$module") \
-    -o "$out/lib$module.a"
+    "${extra[@]}" -o "$out/lib$module.a"
 }
 
 build() {

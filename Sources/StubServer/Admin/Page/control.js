@@ -1,0 +1,226 @@
+"use strict";
+
+const state = { lastID: 0, catalogKey: "", rows: new Map(), lastReload: "" };
+
+async function api(path, options) {
+  const response = await fetch("/__stub/" + path, options);
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || ("HTTP " + response.status));
+  return body;
+}
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (key === "text") node.textContent = value;
+    else if (key === "className") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function say(text, isError) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.className = isError ? "error" : "muted";
+}
+
+function bodyText(base64) {
+  if (!base64) return "";
+  const bytes = Uint8Array.from(atob(base64), c => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+function clock(iso) {
+  const date = new Date(iso);
+  return isNaN(date) ? "" : date.toLocaleTimeString();
+}
+
+// Choices go to the server one after another, in the order they were made: two quick key presses must
+// not race on two connections and land in the wrong order.
+let pending = Promise.resolve();
+function choose(path, variant) {
+  pending = pending.then(() => send(path, variant));
+  return pending;
+}
+
+async function send(path, variant) {
+  try {
+    if (variant === "") await api(path, { method: "DELETE" });
+    else await api(path, { method: "PUT", headers: { "Content-Type": "application/json" },
+                           body: JSON.stringify({ variant }) });
+    say(variant === "" ? "choice cleared" : "now answering " + variant, false);
+    await refreshStubs();
+  } catch (error) { say(error.message, true); }
+}
+
+function variantPicker(label, variants, onChange) {
+  const select = el("select", { "aria-label": label });
+  select.append(el("option", { value: "", text: "(automatic)" }));
+  for (const name of variants) select.append(el("option", { value: name, text: name }));
+  select.addEventListener("change", () => onChange(select.value));
+  return select;
+}
+
+function buildStubs(list) {
+  const body = document.querySelector("#stubs tbody");
+  body.replaceChildren();
+  state.rows.clear();
+  for (const stub of list.stubs) {
+    const picker = variantPicker("Variant of " + stub.name, stub.variants,
+      value => choose("stubs/" + encodeURIComponent(stub.name) + "/variant", value));
+    picker.dataset.stub = stub.name;
+    const sequence = el("td", { className: "mono" });
+    const scenario = el("td", { className: "mono" });
+    const row = el("tr", { "data-stub": stub.name },
+      el("td", { className: "mono", text: stub.method }), el("td", { className: "mono", text: stub.route }),
+      el("td", { text: stub.name }), el("td", {}, picker), sequence, scenario);
+    body.append(row);
+    state.rows.set(stub.name, { picker, sequence, scenario });
+  }
+  const names = new Set(list.stubs.flatMap(stub => stub.variants));
+  const server = variantPicker("Server-wide variant", [...names].sort(), value => choose("variant", value));
+  server.id = "server-variant";
+  document.getElementById("server-variant").replaceWith(server);
+}
+
+function updateStubs(list) {
+  for (const stub of list.stubs) {
+    const row = state.rows.get(stub.name);
+    if (!row) continue;
+    if (document.activeElement !== row.picker) row.picker.value = stub.choice || "";
+    row.sequence.textContent = stub.sequence
+      ? stub.sequenceCalls + " of " + stub.sequence.join(", ") : "";
+    row.scenario.textContent = stub.scenario
+      ? stub.scenario.name + ": " + stub.scenario.state : "";
+  }
+  const server = document.getElementById("server-variant");
+  if (document.activeElement !== server) server.value = list.serverVariant || "";
+}
+
+async function refreshStubs() {
+  const list = await api("stubs");
+  const key = list.stubs.map(stub => stub.name + ":" + stub.variants.join(",")).join("|");
+  if (key !== state.catalogKey) {
+    state.catalogKey = key;
+    buildStubs(list);
+  }
+  updateStubs(list);
+}
+
+function missTable(closest) {
+  const table = el("table", { className: "near-miss" },
+    el("thead", {}, el("tr", {}, el("th", { text: "Stub" }), el("th", { text: "Field" }),
+      el("th", { text: "Expected" }), el("th", { text: "Got" }))));
+  const body = el("tbody");
+  for (const miss of closest) {
+    for (const field of miss.mismatches) {
+      body.append(el("tr", {}, el("td", { text: miss.stub }), el("td", { className: "mono", text: field.field }),
+        el("td", { className: "mono", text: field.expected }), el("td", { className: "mono", text: field.actual })));
+    }
+  }
+  table.append(body);
+  return table;
+}
+
+function requestLine(entry) {
+  const query = (entry.query || []).map(item => item.name + "=" + item.value).join("&");
+  return entry.method + " " + entry.path + (query ? "?" + query : "");
+}
+
+function outcome(entry) {
+  if (entry.fault) return "fault " + entry.fault;
+  if (entry.status == null) return "";
+  return String(entry.status);
+}
+
+function requestItem(entry) {
+  const answered = entry.stub ? entry.stub + " / " + (entry.variant || "") : (entry.forwarded || "no stub");
+  const summary = el("summary", {},
+    el("span", { className: "muted", text: clock(entry.time) + " " }),
+    el("span", { className: "mono request-line", text: requestLine(entry) }),
+    " \u2192 ", el("span", { text: answered + " " }),
+    el("span", { className: entry.status >= 200 && entry.status < 400 ? "ok" : "error", text: outcome(entry) }));
+  const headers = el("table", { className: "headers" });
+  for (const field of entry.headers) {
+    headers.append(el("tr", {}, el("th", { className: "mono", text: field.name }),
+      el("td", { className: "mono", text: field.value })));
+  }
+  const details = el("details", { "data-id": String(entry.id) }, summary, headers);
+  const text = bodyText(entry.body);
+  if (text) details.append(el("pre", { className: "body", text }));
+  if (entry.draw) details.append(el("p", { className: "mono", text: "drew " + JSON.stringify(entry.draw) }));
+  if (entry.closest) details.append(missTable(entry.closest));
+  return el("li", {}, details);
+}
+
+function unmatchedItem(entry) {
+  return el("li", { "data-id": String(entry.id) },
+    el("p", { className: "mono request-line", text: requestLine(entry) }),
+    missTable(entry.closest || []));
+}
+
+async function refreshRequests() {
+  const page = await api("journal?after=" + state.lastID);
+  const requests = document.getElementById("requests");
+  const unmatched = document.getElementById("unmatched");
+  for (const entry of page.entries) {
+    state.lastID = Math.max(state.lastID, entry.id);
+    requests.prepend(requestItem(entry));
+    if (entry.closest) unmatched.prepend(unmatchedItem(entry));
+  }
+  return page.entries.length;
+}
+
+function showReload(report) {
+  const key = report ? JSON.stringify(report) : "";
+  if (key === state.lastReload) return;
+  state.lastReload = key;
+  const line = document.getElementById("reload-line");
+  const problems = document.getElementById("problems");
+  problems.replaceChildren();
+  if (!report) { line.textContent = ""; return; }
+  const changed = report.changed && report.changed.length ? " (" + report.changed.join(", ") + ")" : "";
+  if (report.succeeded) {
+    line.textContent = "Reloaded at " + clock(report.time) + changed + ": " + report.stubs + " stubs";
+    line.className = "ok";
+  } else {
+    line.textContent = "Reload failed at " + clock(report.time) + changed + ": " + report.problems.length
+      + " problems; still serving the previous " + report.stubs + " stubs";
+    line.className = "error";
+    for (const problem of report.problems) {
+      problems.append(el("li", { className: "mono",
+        text: problem.file + ": " + problem.keyPath + ": " + problem.message }));
+    }
+  }
+}
+
+async function tick() {
+  try {
+    const health = await api("health");
+    showReload(health.lastReload);
+    if (await refreshRequests() > 0 || health.stubs !== state.rows.size) await refreshStubs();
+  } catch (error) { say("server unreachable: " + error.message, true); }
+  setTimeout(tick, 500);
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  document.getElementById("reset").addEventListener("click", async () => {
+    try {
+      await api("reset", { method: "POST" });
+      document.getElementById("requests").replaceChildren();
+      document.getElementById("unmatched").replaceChildren();
+      say("reset", false);
+      await refreshStubs();
+    } catch (error) { say(error.message, true); }
+  });
+  document.getElementById("reload").addEventListener("click", async () => {
+    try {
+      const result = await api("reload", { method: "POST" });
+      say("reloaded: " + result.stubs + " stubs", false);
+    } catch (error) { say(error.message, true); }
+  });
+  await refreshStubs().catch(error => say(error.message, true));
+  tick();
+});
