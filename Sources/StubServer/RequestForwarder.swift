@@ -3,7 +3,7 @@
 
 import StubCore
 
-public protocol RequestForwarder: Sendable {
+package protocol RequestForwarder: Sendable {
     /// How the journal and the log mark a forwarded request, such as `proxied` or `recorded`.
     var label: String { get }
     /// Whether requests a stub matches are forwarded too (recording everything), or only unmatched ones.
@@ -16,18 +16,18 @@ public protocol RequestForwarder: Sendable {
 
 /// A request on its way to an upstream, as the client sent it (secrets included: a forwarder needs them; it
 /// must redact what it stores).
-public struct ForwardedRequest: Sendable, Equatable {
-    public var method: String
+package struct ForwardedRequest: Sendable, Equatable {
+    package var method: String
     /// The path and query as sent, such as `/search?term=a+b`.
-    public var target: String
+    package var target: String
     /// The decoded path.
-    public var path: String
-    public var query: [JournalEntry.QueryItem]
+    package var path: String
+    package var query: [JournalEntry.QueryItem]
     /// The header fields, without `Host` and hop-by-hop fields.
-    public var headers: [HeaderField]
-    public var body: [UInt8]
+    package var headers: [HeaderField]
+    package var body: [UInt8]
 
-    public init(
+    package init(
         method: String, target: String, path: String, query: [JournalEntry.QueryItem] = [],
         headers: [HeaderField] = [], body: [UInt8] = []
     ) {
@@ -40,14 +40,14 @@ public struct ForwardedRequest: Sendable, Equatable {
     }
 
     /// Fields that belong to one connection, never forwarded nor recorded (RFC 9110 section 7.6.1).
-    public static let hopByHopHeaders = [
+    package static let hopByHopHeaders = [
         "Connection", "Keep-Alive", "Proxy-Connection", "TE", "Trailer", "Transfer-Encoding", "Upgrade", "Host",
         "Content-Length", "Expect",
     ]
 }
 
 /// What an upstream answered, or why it could not answer.
-public enum ForwardedAnswer: Sendable, Equatable {
+package enum ForwardedAnswer: Sendable, Equatable {
     case response(status: Int, headers: [HeaderField], body: [UInt8])
     /// No answer: 502 (unreachable, failed) or 504 (timed out), with a message naming the upstream and the cause.
     case failed(status: Int, message: String)

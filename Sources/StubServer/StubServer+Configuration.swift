@@ -25,8 +25,9 @@ extension StubServer {
         public var journalCapacity: Int
         /// Headers and query parameters whose values never reach the journal; secrets by default.
         public var redaction: Redaction
-        /// Who answers requests no stub matches (or every request): a proxy or a recorder; nil to answer 404.
-        public var forwarder: (any RequestForwarder)?
+        /// Who answers requests no stub matches (or every request): a proxy or a recorder (StubServerRecording
+        /// sets it); nil to answer 404.
+        package var forwarder: (any RequestForwarder)?
         /// Called after each answered request, from the server's thread.
         public var log: (@Sendable (RequestLog) -> Void)?
         /// Seeds the draws of variants' `faults` and of `chaos`; nil picks one at random (`StubServer.seed` says
@@ -49,7 +50,7 @@ extension StubServer {
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
             maxConnections: Int? = nil, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
-            forwarder: (any RequestForwarder)? = nil, log: (@Sendable (RequestLog) -> Void)? = nil,
+            log: (@Sendable (RequestLog) -> Void)? = nil,
             seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
             onReload: (@Sendable (ReloadReport) -> Void)? = nil, onAcceptPause: (@Sendable (String) -> Void)? = nil
         ) {
@@ -63,7 +64,7 @@ extension StubServer {
             self.maxConnections = maxConnections
             self.journalCapacity = journalCapacity
             self.redaction = redaction
-            self.forwarder = forwarder
+            self.forwarder = nil
             self.log = log
             self.seed = seed
             self.chaos = chaos

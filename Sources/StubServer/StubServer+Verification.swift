@@ -11,7 +11,7 @@ extension StubServer {
     ///
     /// Reads as `expected 1 GET /search?term=jack+johnson, got 0; closest requests:` followed by up to three
     /// requests that came nearest, each with the fields that differ; the testing modules record it as a failure.
-    public func requestCountMismatch(_ query: JournalQuery, count expected: Int) -> String? {
+    package func requestCountMismatch(_ query: JournalQuery, count expected: Int) -> String? {
         let entries = journal()
         let matching = entries.filter(query.accepts)
         guard matching.count != expected else { return nil }
@@ -38,7 +38,7 @@ extension StubServer {
     }
 
     /// One report per request no stub matched, with the stubs that came closest, field by field.
-    public func unmatchedReports() -> [String] {
+    package func unmatchedReports() -> [String] {
         unmatchedRequests().map { entry in
             var report =
                 "no stub matched \(entry.method) \(entry.target) (answered \(entry.status.map(String.init) ?? "-"))"
@@ -53,7 +53,7 @@ extension StubServer {
 
 extension JournalEntry {
     /// Reads as `GET /search?term=a -> search good 200`.
-    public var summary: String {
+    package var summary: String {
         let outcome = [stub, variant, status.map(String.init), fault.map { "fault \($0)" }].compactMap { $0 }
         return "\(method) \(target) -> \(outcome.isEmpty ? "unanswered" : outcome.joined(separator: " "))"
     }
@@ -61,7 +61,7 @@ extension JournalEntry {
 
 extension StubMiss {
     /// Reads as `search (itunes/stubs.json): query.limit expected matches /^[0-9]+$/, got "ten"`.
-    public var explanation: String {
+    package var explanation: String {
         let fields = mismatches.map { "\($0.field) expected \($0.expected), got \($0.actual.debugDescription)" }
         return "\(stub) (\(file)): \(fields.joined(separator: "; "))"
     }

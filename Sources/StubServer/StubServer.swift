@@ -35,13 +35,13 @@ public final class StubServer: Sendable {
     private let watcher = Lock<FixtureWatcher?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts serving it.
-    /// - Throws: `CatalogError` for invalid fixtures, `SocketError` when the address cannot be bound.
+    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen.
     public static func start(fixtures: URL, configuration: Configuration = Configuration()) throws -> StubServer {
         try start(catalog: StubCatalog.load(from: fixtures), configuration: configuration)
     }
 
     /// Starts serving `catalog`.
-    /// - Throws: `SocketError` when the address cannot be bound.
+    /// - Throws: `StubServerError.bindFailed` when the server cannot listen, `.watchFailed` when watching fails.
     public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) throws -> StubServer
     {
         let server = try StubServer(catalog: catalog, configuration: configuration)
@@ -54,7 +54,12 @@ public final class StubServer: Sendable {
 
     private init(catalog: StubCatalog, configuration: Configuration) throws {
         self.configuration = configuration
-        engine = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits)
+        do {
+            engine = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits)
+        } catch {
+            throw StubServerError.bindFailed(
+                host: configuration.host, port: Int(configuration.port), reason: error.description)
+        }
         port = engine.port
         let host = configuration.host
         let urlHost =
@@ -74,18 +79,18 @@ public final class StubServer: Sendable {
 
     /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or
     /// by default what the process's open-file limit leaves room for.
-    public var connectionLimit: Int { engine.limits.maxConnections }
+    package var connectionLimit: Int { engine.limits.maxConnections }
 
     /// Open client connections, for tests that check connections are cleaned up.
     package var openConnections: Int { engine.openConnections }
 
     /// Connections closed because their client stopped reading: none of the pending answer was taken for the
     /// idle timeout.
-    public var stalledConnections: Int { engine.stalledConnections }
+    package var stalledConnections: Int { engine.stalledConnections }
 
     /// Times the server stopped accepting because the process had no file descriptor to spare (`EMFILE`); it
     /// accepts again when one of its connections closes, or 100 ms later, and serves open connections meanwhile.
-    public var acceptPauses: Int { engine.acceptPauses }
+    package var acceptPauses: Int { engine.acceptPauses }
 
     /// Whether `stop()` has finished: the listener and every connection are closed.
     package var hasStopped: Bool { engine.hasStopped }

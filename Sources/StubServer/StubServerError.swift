@@ -19,6 +19,10 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
     case unknownScenario(String, known: [String])
     /// No stub of the scenario names this state.
     case unknownScenarioState(String, scenario: String, states: [String])
+    /// The server could not listen on the address: the port is taken, the host is not an address of this machine,
+    /// or the process has no descriptor left; `reason` is the system's (`bind 127.0.0.1:8080 failed: Address
+    /// already in use`).
+    case bindFailed(host: String, port: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -40,6 +44,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownScenarioState(let state, let scenario, let states):
             "scenario \(scenario.debugDescription) has no state \(state.debugDescription); states: "
                 + states.joined(separator: ", ")
+        case .bindFailed(let host, let port, let reason):
+            "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
         }
     }
 }

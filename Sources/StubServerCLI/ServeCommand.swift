@@ -111,10 +111,14 @@ struct ServeCommand: Command, Equatable {
         do {
             server = try StubServer.start(catalog: catalog, configuration: configuration)
         } catch let error as StubServerError {
-            Output.error("stub-server: cannot watch \(source): \(error)")
+            if case .bindFailed = error {
+                Output.error("stub-server: \(error)")
+            } else {
+                Output.error("stub-server: cannot watch \(source): \(error)")
+            }
             return 1
         } catch {
-            Output.error("stub-server: cannot listen on \(options.host):\(options.port): \(error)")
+            Output.error("stub-server: \(error)")
             return 1
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host

@@ -16,7 +16,7 @@ public struct Proxy: RequestForwarder {
         client = UpstreamClient(upstream: upstream, timeout: timeout)
     }
 
-    public func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
+    package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
         Task { completion(await client.send(request)) }
     }
 }

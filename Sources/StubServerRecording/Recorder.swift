@@ -45,7 +45,7 @@ public struct Recorder: RequestForwarder {
         return host.replacingOccurrences(of: ".", with: "-").replacingOccurrences(of: ":", with: "-")
     }
 
-    public func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
+    package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
         let (client, writer, log) = (client, writer, log)
         Task {
             let answer = await client.send(request)

@@ -24,7 +24,7 @@ extension StubServer {
     ///   - api: the folder recordings go to; by default named after the upstream's host.
     ///   - environment: the process environment, passed in so that the CI rule can be tested anywhere.
     ///   - log: told what was recorded.
-    /// - Throws: `RecordingError.refusedInCI`, `CatalogError` for invalid fixtures, `SocketError`.
+    /// - Throws: `RecordingError.refusedInCI`, `CatalogError` for invalid fixtures, `StubServerError.bindFailed`.
     public static func start(
         fixtures: URL, recording: RecordingMode, api: String? = nil,
         configuration: Configuration = Configuration(), timeout: Duration = .seconds(30),

@@ -20,7 +20,7 @@ extension XCTestCase {
     ///   - configuration: how the server listens; port 0 by default.
     ///   - unmatched: `.fail` (default) or `.allow`.
     /// - Returns: the running server; use its `baseURL`.
-    /// - Throws: `CatalogError` for invalid fixtures, `SocketError` when binding fails.
+    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen.
     public func startStubServer(
         fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
         unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line

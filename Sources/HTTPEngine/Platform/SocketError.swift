@@ -5,13 +5,13 @@
 #endif
 
 /// A failed socket call, with the call's name and the `errno` it left.
-public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The system call that failed, such as `bind`.
-    public var call: String
+    package var call: String
     /// The `errno` value after the call.
-    public var code: Int32
+    package var code: Int32
     /// Extra context, such as the address that could not be bound.
-    public var detail: String
+    package var detail: String
 
     init(_ call: String, code: Int32 = errno, detail: String = "") {
         self.call = call
@@ -19,7 +19,7 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
-    public var description: String {
+    package var description: String {
         let reason = String(cString: strerror(code))
         return detail.isEmpty ? "\(call) failed: \(reason)" : "\(call) \(detail) failed: \(reason)"
     }

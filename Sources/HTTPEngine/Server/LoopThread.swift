@@ -7,9 +7,9 @@
 /// Starts a detached POSIX thread: the engine (and the fixture watcher) need one thread each and no more of
 /// Foundation than that. On Linux the thread blocks SIGPIPE (see `enter`); Apple platforms set `SO_NOSIGPIPE` on
 /// each socket instead.
-public enum LoopThread {
+package enum LoopThread {
     /// Runs `body` on a new detached thread.
-    public static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
         // Darwin: `pthread_t` is `struct _opaque_pthread_t *` (libpthread include/sys/_pthread/_pthread_t.h:31,
         // _pthread_types.h:118), and `pthread_create` takes a `pthread_t *` (pthread.h:343): `pthread_t?` here.

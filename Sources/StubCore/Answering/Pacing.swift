@@ -1,7 +1,7 @@
 import HTTPMessages
 
 /// How a variant's body goes out over time: at a steady rate, or as chunks with pauses between them.
-public enum Pacing: Sendable, Equatable {
+package enum Pacing: Sendable, Equatable {
     /// `Content-Length` framing, the body sent at this many bytes per second.
     case throttle(bytesPerSecond: Int)
     /// Chunked transfer coding: chunks of `size` bytes with `delayMs` between them.
@@ -44,14 +44,14 @@ public enum Pacing: Sendable, Equatable {
 ///
 /// The figures are the downlink settings of the presets of Apple's Network Link Conditioner (Additional Tools for
 /// Xcode), the tool iOS developers already use for this.
-public enum NetworkProfile: String, Sendable, CaseIterable {
+package enum NetworkProfile: String, Sendable, CaseIterable {
     case edge
     case threeG = "3g"
     case lte
     case wifi
 
     /// Downlink bytes per second: Edge 240 kbit/s, 3G 780 kbit/s, LTE 50 Mbit/s, Wi-Fi 40 Mbit/s.
-    public var bytesPerSecond: Int {
+    package var bytesPerSecond: Int {
         switch self {
         case .edge: 30_000
         case .threeG: 97_500
@@ -61,7 +61,7 @@ public enum NetworkProfile: String, Sendable, CaseIterable {
     }
 
     /// Downlink delay: Edge 400 ms, 3G 100 ms, LTE 50 ms, Wi-Fi 1 ms.
-    public var latencyMs: Int {
+    package var latencyMs: Int {
         switch self {
         case .edge: 400
         case .threeG: 100

@@ -2,22 +2,22 @@
 ///
 /// Draws come from the server's generator, seeded by `StubServer.Configuration.seed`, so the same seed gives the
 /// same outcomes for the same sequence of requests.
-public struct RandomFaults: Sendable, Equatable {
+package struct RandomFaults: Sendable, Equatable {
     /// The chance, 0...1, that a request gets one of `kinds` instead of its answer.
-    public var rate: Double
+    package var rate: Double
     /// The faults to pick from, each equally likely.
-    public var kinds: [StubVariant.Fault]
+    package var kinds: [StubVariant.Fault]
     /// A delay in milliseconds drawn uniformly from this range for every request; nil for none.
-    public var delayMs: ClosedRange<Int>?
+    package var delayMs: ClosedRange<Int>?
 
-    public init(rate: Double, kinds: [StubVariant.Fault], delayMs: ClosedRange<Int>? = nil) {
+    package init(rate: Double, kinds: [StubVariant.Fault], delayMs: ClosedRange<Int>? = nil) {
         self.rate = rate
         self.kinds = kinds
         self.delayMs = delayMs
     }
 
     /// The faults a server-wide chaos rate picks from: each ends the exchange, none holds a connection open.
-    public static let chaosKinds: [StubVariant.Fault] = [.drop, .reset, .truncate, .malformed]
+    package static let chaosKinds: [StubVariant.Fault] = [.drop, .reset, .truncate, .malformed]
 }
 
 /// A small, fast generator that repeats its sequence for a seed (SplitMix64), so a failing run can be replayed.

@@ -16,7 +16,7 @@ public struct ReloadReport: Sendable, Equatable, Codable {
     /// The files whose change started the reload (relative to the folder); empty for a reload asked for.
     public var changed: [String]
 
-    public init(time: Date, succeeded: Bool, stubs: Int, problems: [FixtureProblem] = [], changed: [String] = []) {
+    package init(time: Date, succeeded: Bool, stubs: Int, problems: [FixtureProblem] = [], changed: [String] = []) {
         self.time = time
         self.succeeded = succeeded
         self.stubs = stubs

@@ -6,17 +6,17 @@ public struct Stub: Sendable, Equatable {
     public var api: String
     /// The fixture file it was declared in, relative to the catalog's root, such as `albums/stubs.json`.
     public var file: String
-    public var request: RequestPattern
+    package var request: RequestPattern
     /// The variants by name; every stub has at least `good`, `bad` and `nil`.
     public var variants: [String: StubVariant]
     /// Variants answered to the 1st, 2nd, ... call; the last one repeats.
     public var sequence: [String]
     /// A request the drift check sends for this stub, when its matchers alone do not make one.
-    public var replay: Replay?
+    package var replay: Replay?
     /// The scenario this stub answers in, if any.
-    public var scenario: StubScenario?
+    package var scenario: StubScenario?
 
-    public init(
+    package init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],
         sequence: [String] = [], replay: Replay? = nil, scenario: StubScenario? = nil
     ) {
@@ -31,11 +31,11 @@ public struct Stub: Sendable, Equatable {
     }
 
     /// An example request: a literal path and query values.
-    public struct Replay: Sendable, Equatable {
-        public var path: String
-        public var query: [String: String]
+    package struct Replay: Sendable, Equatable {
+        package var path: String
+        package var query: [String: String]
 
-        public init(path: String, query: [String: String] = [:]) {
+        package init(path: String, query: [String: String] = [:]) {
             self.path = path
             self.query = query
         }
@@ -49,16 +49,16 @@ public struct Stub: Sendable, Equatable {
 }
 
 /// What a request must look like to match a stub.
-public struct RequestPattern: Sendable, Equatable {
+package struct RequestPattern: Sendable, Equatable {
     /// The method; a `GET` stub also answers `HEAD`.
-    public var method: String
-    public var path: PathPattern
-    public var query: [(name: String, matcher: ValueMatcher)]
-    public var headers: [(name: String, matcher: ValueMatcher)]
+    package var method: String
+    package var path: PathPattern
+    package var query: [(name: String, matcher: ValueMatcher)]
+    package var headers: [(name: String, matcher: ValueMatcher)]
     /// What the body must hold; nil for any body.
-    public var body: BodyMatcher?
+    package var body: BodyMatcher?
 
-    public init(
+    package init(
         method: String = "GET", path: PathPattern, query: [(name: String, matcher: ValueMatcher)] = [],
         headers: [(name: String, matcher: ValueMatcher)] = [], body: BodyMatcher? = nil
     ) {
@@ -83,14 +83,14 @@ public struct RequestPattern: Sendable, Equatable {
 
     /// The path plus its conditions, such as `/search ?term="jack johnson" ?offset=present [Accept matches /json/]`
     /// and `{body ...}` when the stub matches on its body.
-    public var summary: String {
+    package var summary: String {
         let query = self.query.map { "?\($0.name)=\($0.matcher)" }
         let headers = self.headers.map { "[\($0.name) \($0.matcher)]" }
         let body = self.body.map { ["{body \($0)}"] } ?? []
         return ([path.description] + query + headers + body).joined(separator: " ")
     }
 
-    public static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
+    package static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body
             && lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.matcher == $1.matcher }
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.matcher == $1.matcher }

@@ -11,13 +11,13 @@ public struct StubCatalog: Sendable {
     /// The stubs in load order: API folders sorted by name, stubs in file order.
     public let stubs: [Stub]
     /// The folder the catalog was loaded from, if any; `reload` reads it again.
-    public let root: URL?
+    package let root: URL?
     /// Stub indices sorted most specific first, ties by load order.
     private let order: [Int]
 
     /// Builds a catalog from stubs made in code.
     /// - Throws: `CatalogError` listing every problem (duplicate names, missing variants, bad sequences).
-    public init(stubs: [Stub], root: URL? = nil) throws(CatalogError) {
+    package init(stubs: [Stub], root: URL? = nil) throws(CatalogError) {
         let problems = Self.problems(in: stubs)
         guard problems.isEmpty else { throw CatalogError(root: root, problems: problems) }
         self.stubs = stubs

@@ -1,23 +1,23 @@
 /// A stub's part in a named scenario: it answers only while the scenario is in state `when`, and moves it to
 /// `then` once it has answered. Every scenario starts in `start`.
-public struct StubScenario: Sendable, Equatable, CustomStringConvertible {
+package struct StubScenario: Sendable, Equatable, CustomStringConvertible {
     /// The state every scenario starts in, and returns to on reset.
-    public static let start = "start"
+    package static let start = "start"
 
-    public var name: String
+    package var name: String
     /// The state the scenario must be in; nil for any state.
-    public var when: String?
+    package var when: String?
     /// The state the scenario moves to after this stub answers; nil to leave it.
-    public var then: String?
+    package var then: String?
 
-    public init(name: String, when: String? = nil, then: String? = nil) {
+    package init(name: String, when: String? = nil, then: String? = nil) {
         self.name = name
         self.when = when
         self.then = then
     }
 
     /// Reads as `cart: empty -> has-item`.
-    public var description: String {
+    package var description: String {
         "\(name): \(when ?? "any") -> \(then ?? "same")"
     }
 }

@@ -15,11 +15,11 @@ public struct StubVariant: Sendable, Equatable {
     /// How long to wait before the head is sent, on top of `delayMs`; then the body is paced.
     public var firstByteDelayMs: Int
     /// How the body's bytes are paced; nil sends them at once.
-    public var pacing: Pacing?
+    package var pacing: Pacing?
     /// Faults and delays drawn at random, per request, from the server's seeded generator.
-    public var faults: RandomFaults?
+    package var faults: RandomFaults?
 
-    public init(
+    package init(
         status: Int = 200, headers: [HeaderField] = [], body: [UInt8] = [], template: Bool = false,
         delayMs: Int = 0, fault: Fault? = nil, firstByteDelayMs: Int = 0, pacing: Pacing? = nil,
         faults: RandomFaults? = nil
@@ -41,7 +41,7 @@ public struct StubVariant: Sendable, Equatable {
     }
 
     /// The first value of the header `name`, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first(named: name)
     }
 

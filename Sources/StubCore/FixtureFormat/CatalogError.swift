@@ -7,7 +7,7 @@
 /// Why a fixture catalog could not be loaded: every problem found, not just the first.
 public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The folder that was loaded, if any.
-    public var root: URL?
+    package var root: URL?
     public var problems: [FixtureProblem]
 
     public var description: String {
@@ -25,7 +25,7 @@ public struct FixtureProblem: Sendable, Equatable, Codable, CustomStringConverti
     public var keyPath: String
     public var message: String
 
-    public init(file: String, keyPath: String, message: String) {
+    package init(file: String, keyPath: String, message: String) {
         self.file = file
         self.keyPath = keyPath
         self.message = message

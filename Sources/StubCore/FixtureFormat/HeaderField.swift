@@ -5,7 +5,7 @@ public struct HeaderField: Sendable, Equatable, Codable {
     public var name: String
     public var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }

@@ -4,8 +4,8 @@ import HTTPMessages
 /// a fixture file); their values read `REDACTED`.
 public struct Redaction: Sendable, Equatable {
     /// Headers always redacted: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`.
-    public static let secretHeaders = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"]
-    public static let placeholder = "REDACTED"
+    package static let secretHeaders = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"]
+    package static let placeholder = "REDACTED"
 
     /// Header names, compared case-insensitively.
     public var headers: [String]
@@ -21,12 +21,12 @@ public struct Redaction: Sendable, Equatable {
     }
 
     /// Whether the header `name` is redacted.
-    public func redacts(header name: String) -> Bool {
+    package func redacts(header name: String) -> Bool {
         headers.contains { $0.caseInsensitiveEquals(name) }
     }
 
     /// `target` with the value of every redacted query parameter replaced.
-    public func redactedTarget(_ target: String) -> String {
+    package func redactedTarget(_ target: String) -> String {
         redacted(target: target)
     }
 

@@ -85,7 +85,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
             case chaos
         }
 
-        public init(outcome: Outcome, source: Source? = nil, delayMs: Int? = nil) {
+        package init(outcome: Outcome, source: Source? = nil, delayMs: Int? = nil) {
             self.outcome = outcome
             self.source = source
             self.delayMs = delayMs
@@ -100,7 +100,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         public var name: String
         public var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }

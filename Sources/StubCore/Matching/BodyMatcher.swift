@@ -7,15 +7,15 @@ import HTTPMessages
 #endif
 
 /// How a stub matches a request's body: every condition must hold.
-public struct BodyMatcher: Sendable, Equatable {
-    public var conditions: [Condition]
+package struct BodyMatcher: Sendable, Equatable {
+    package var conditions: [Condition]
 
-    public init(_ conditions: [Condition]) {
+    package init(_ conditions: [Condition]) {
         self.conditions = conditions
     }
 
     /// One test of the body.
-    public enum Condition: Sendable, Equatable {
+    package enum Condition: Sendable, Equatable {
         /// The body's text is exactly this.
         case equals(String)
         /// The body's text matches this regular expression somewhere.
@@ -179,7 +179,7 @@ package final class RequestBody {
 
 extension BodyMatcher: CustomStringConvertible {
     /// Reads as `json {"id":7}; jsonPath user.name matches /^a/; form user present`.
-    public var description: String {
+    package var description: String {
         conditions.map { condition in
             switch condition {
             case .equals(let text): "equals \(text.debugDescription)"

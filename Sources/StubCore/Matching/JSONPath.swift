@@ -1,6 +1,6 @@
 /// A path to a value inside a JSON document: `user.name`, `items[0].id`, `[2]` for an array at the top.
-public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
+    package let description: String
     let steps: [Step]
 
     enum Step: Equatable {
@@ -9,7 +9,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// - Throws: `JSONPath.SyntaxError` for an empty segment, an unclosed or non-numeric index.
-    public init(_ text: String) throws(SyntaxError) {
+    package init(_ text: String) throws(SyntaxError) {
         description = text
         var steps: [Step] = []
         guard !text.isEmpty else { throw SyntaxError(message: "empty path") }
@@ -40,7 +40,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The value at this path in `document`, nil when a key or index is missing or a step meets the wrong type.
-    public func value(in document: JSONValue) -> JSONValue? {
+    package func value(in document: JSONValue) -> JSONValue? {
         var current = document
         for step in steps {
             switch (step, current) {
@@ -58,8 +58,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why a path could not be read.
-    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 }

@@ -1,7 +1,7 @@
 import HTTPMessages
 
 /// Any JSON value, decoded without a schema: fixture files checked field by field, request bodies matched.
-public enum JSONValue: Sendable, Decodable, Equatable {
+package enum JSONValue: Sendable, Decodable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Decodable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -27,7 +27,7 @@ public enum JSONValue: Sendable, Decodable, Equatable {
     }
 
     /// A short name of the value's type for messages, such as `a number`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -39,7 +39,7 @@ public enum JSONValue: Sendable, Decodable, Equatable {
     }
 
     /// Compact JSON text with object keys sorted: `{"id":7,"tags":["a"]}`. Whole numbers print without a fraction.
-    public var jsonText: String {
+    package var jsonText: String {
         var text = ""
         write(to: &text)
         return text

@@ -1,18 +1,18 @@
 /// A request path with literal segments and `{name}` segments that match any one segment.
-public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
+package struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     /// One segment of the pattern.
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
     }
 
-    public let segments: [Segment]
+    package let segments: [Segment]
     /// True for the catch-all pattern that matches every path.
     let matchesEverything: Bool
-    public let description: String
+    package let description: String
 
     /// Parses `/albums/{id}/tracks`; `{name}` must fill a whole segment.
-    public init(_ text: String) {
+    package init(_ text: String) {
         description = text
         matchesEverything = false
         segments = Self.split(text).map { part in

@@ -6,14 +6,14 @@ extension ValueMatcher {
     /// The syntax is Swift's `Regex` (the ICU/PCRE family: `\d`, `[^/]+`, `(?i)`, lazy quantifiers), matched by
     /// Unicode scalar and anywhere in the value unless anchored, as `NSRegularExpression` matched before: `$` also
     /// matches before a line terminator that ends the value.
-    public struct Pattern: Sendable, Equatable {
-        public let source: String
+    package struct Pattern: Sendable, Equatable {
+        package let source: String
         private let compiled: Compiled
         /// The source's bytes when it has no metacharacter: matched by a plain search, ten times faster.
         private let literal: [UInt8]?
 
         /// - Throws: the compiler's error when `source` is not a valid regular expression.
-        public init(_ source: String) throws {
+        package init(_ source: String) throws {
             self.source = source
             self.compiled = Compiled(
                 try Regex(source).matchingSemantics(.unicodeScalar), hasDollar: source.utf8.contains(UInt8(ascii: "$")))
@@ -36,7 +36,7 @@ extension ValueMatcher {
             }
         }
 
-        public static func == (lhs: Pattern, rhs: Pattern) -> Bool { lhs.source == rhs.source }
+        package static func == (lhs: Pattern, rhs: Pattern) -> Bool { lhs.source == rhs.source }
 
         /// Whether `needle` occurs in `haystack`; on UTF-8 a byte match is a scalar match.
         private static func bytes(_ haystack: UnsafeBufferPointer<UInt8>, contain needle: [UInt8]) -> Bool {

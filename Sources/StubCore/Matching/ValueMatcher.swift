@@ -1,5 +1,5 @@
 /// How a stub matches one query item or header: exactly, by regular expression, present or absent.
-public enum ValueMatcher: Sendable, Equatable, CustomStringConvertible {
+package enum ValueMatcher: Sendable, Equatable, CustomStringConvertible {
     case exact(String)
     case matches(Pattern)
     case present
@@ -21,7 +21,7 @@ public enum ValueMatcher: Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exact(let value): value.debugDescription
         case .matches(let pattern): "matches /\(pattern.source)/"
