@@ -32,7 +32,9 @@ public func fuzzXMLPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 precondition(open, "a record closed that was not open")
                 open = false
             case .text(_, let value), .element(_, _, let value):
-                precondition(value.first.map { !$0.isWhitespace } ?? true, "untrimmed text")
+                // XML white space only (space, tab, CR, LF): NEL or a no-break space may begin a value.
+                let edges = [value.utf8.first, value.utf8.last].compactMap { $0 }
+                precondition(!edges.contains { [0x20, 0x09, 0x0A, 0x0D].contains($0) }, "untrimmed text")
             }
         }
         precondition(!open, "a successful parse left a record open")

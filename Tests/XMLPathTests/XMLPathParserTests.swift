@@ -92,6 +92,19 @@ struct XMLPathParserTests {
             ])
     }
 
+    /// Found by the xml-path fuzz target: a value may begin with a character that is white space to Unicode but not
+    /// to XML (NEL, U+0085; no-break space), and keeps it; only space, tab, CR and LF are trimmed, from the decoded
+    /// text, so `&#32;` and `&#10;` are trimmed too.
+    @Test(arguments: [
+        ("&#133;; BS", "\u{85}; BS"), ("&#160;x&#160;", "\u{A0}x\u{A0}"), ("&#32;x&#10;", "x"), ("\t&#9; x \r\n", "x"),
+    ])
+    func text_trimsXMLWhiteSpaceOnly(content: String, value: String) throws {
+        let found = try events("<feed><entry><im:name>\(content)</im:name></entry></feed>") { parser in
+            parser.text("feed.entry.im:name", as: "name")
+        }
+        #expect(found == [.recordStart, .text(key: "name", value: value), .recordEnd])
+    }
+
     @Test func qualifiedNames_matchAsWrittenWhateverTheirNamespace() throws {
         let xml =
             #"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:im="http://itunes.apple.com/rss"><entry><im:name>A</im:name><name>B</name></entry></feed>"#
