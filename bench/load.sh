@@ -39,7 +39,7 @@ trap cleanup EXIT
 command -v wrk >/dev/null || { echo "bench/load.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
 swift build -c release --product stub-server >&2
 server=.build/release/stub-server
-# The lean build (README, "One static binary"): Linux only, where the toolchain links a static executable.
+# The lean build (the CommandLine article, "One static binary"): Linux only, where the toolchain links a static executable.
 lean=""
 if [ "$(uname)" = Linux ] && [ "${LEAN:-1}" = 1 ]; then
   swift build -c release --product stub-server -Xswiftc -static-executable --scratch-path .build/lean >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps `stub-server` lean, from a clone (CI runs it):
 # 1. the release binary links no Foundation, FoundationNetworking or ICU, only FoundationEssentials (a module that
-#    imports `Foundation` brings back 6 MB of touched pages; use FoundationEssentials, see README "One static
+#    imports `Foundation` brings back 6 MB of touched pages; use FoundationEssentials, see the CommandLine article, "One static
 #    binary");
 # 2. on Linux, the static executable builds, serves MockData, answers a stub and the admin API, and stops on
 #    SIGTERM; its size, start-up (spawn to --ready-file) and peak RSS are printed.

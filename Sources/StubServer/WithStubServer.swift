@@ -11,9 +11,11 @@ import StubCore
 /// - Parameters:
 ///   - fixtures: a `MockData`-style folder.
 ///   - configuration: how the server listens; port 0 by default.
+///   - isolation: the actor `body` runs on: the caller's.
 ///   - body: the test, given the running server.
 /// - Returns: what `body` returns.
-/// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen, or what `body` throws.
+/// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen, or
+///   what `body` throws.
 public func withStubServer<T>(
     fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
     isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
