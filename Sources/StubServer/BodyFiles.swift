@@ -18,11 +18,10 @@ struct BodyFiles {
             && variant.body.count >= minimum
     }
 
-    /// The file for `decision`'s answer, decided under catalog `generation`: made on first use.
+    /// The file for the answer of a decision that `wants` accepted (the caller asks first, outside this lock),
+    /// decided under catalog `generation`: made on first use.
     mutating func file(for decision: StubDecision, generation: Int) -> FileBody? {
-        guard Self.wants(decision), case .answer(let stub, let variant, let name, _, _) = decision.outcome else {
-            return nil
-        }
+        guard case .answer(let stub, let variant, let name, _, _) = decision.outcome else { return nil }
         if generation != self.generation {
             files = [:]
             self.generation = generation
