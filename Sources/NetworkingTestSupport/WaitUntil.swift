@@ -10,10 +10,12 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 /// isolation; a condition that costs a round trip (a browser, a process) should be checked less often.
 ///
 /// Every wait in a test is bounded: a broken condition fails the test after `limit` instead of hanging the run,
-/// and cancelling the task ends the wait.
+/// and cancelling the task ends the wait. The default, 15 s, leaves room for the parallel suite on 2 cores, where
+/// tests that read sockets blocking can hold both threads of the cooperative pool for seconds (5 s was seen to
+/// run out in a coverage run while a condition the code met was waiting for a thread).
 /// - Throws: `WaitTimedOut` after `limit`, `CancellationError` when cancelled, or what `condition` throws.
 public func waitUntil(
-    _ what: @autoclosure () -> String = "the condition", within limit: Duration = .seconds(5),
+    _ what: @autoclosure () -> String = "the condition", within limit: Duration = .seconds(15),
     every interval: Duration = .milliseconds(1), isolation: isolated (any Actor)? = #isolation,
     _ condition: () async throws -> Bool
 ) async throws {
