@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
+        .library(name: "StubServerInProcess", targets: ["StubServerInProcess"]),
         .library(name: "StubServerTesting", targets: ["StubServerTesting"]),
         .library(name: "StubServerRecording", targets: ["StubServerRecording"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
@@ -46,6 +47,9 @@ let package = Package(
                 .embedInCode("Admin/Page/control.js"), .embedInCode("Admin/Page/icon.svg"),
             ],
             swiftSettings: settings),
+        // Answers URLSession in process (URLProtocol): FoundationNetworking on Linux, so never linked by `serve`.
+        .target(
+            name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
@@ -75,6 +79,8 @@ let package = Package(
         .target(name: "RawHTTPClient", swiftSettings: settings),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
+        .testTarget(
+            name: "StubServerInProcessTests", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(

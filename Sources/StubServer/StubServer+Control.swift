@@ -1,33 +1,17 @@
-import HTTPEngine
 import StubCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
-extension StubServer {
+extension StubServer: StubControl {
     /// The catalog being served.
-    public var catalog: StubCatalog {
-        state.withLock { $0.catalog }
-    }
+    public var catalog: StubCatalog { runtime.catalog }
 
     /// The server-wide variant, nil when none is chosen.
-    public var serverVariant: String? {
-        state.withLock { $0.serverVariant }
-    }
+    public var serverVariant: String? { runtime.serverVariant }
 
     /// Chooses the variant every stub answers with, unless a request, stub choice or sequence says otherwise.
     /// - Parameter variant: the variant name, or nil to clear the choice.
     /// - Throws: `StubServerError.variantNowhere` when no stub has that variant.
     public func setVariant(_ variant: String?) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            if let variant, !state.catalog.stubs.contains(where: { $0.variants[variant] != nil }) {
-                throw .variantNowhere(variant)
-            }
-            state.serverVariant = variant
-        }
+        try runtime.setVariant(variant)
     }
 
     /// Chooses the variant one stub answers with, ahead of its sequence and the server-wide choice.
@@ -36,25 +20,33 @@ extension StubServer {
     ///   - stub: the stub's name.
     /// - Throws: `StubServerError` when the stub or the variant does not exist.
     public func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            guard let found = state.catalog.stub(named: stub) else {
-                throw .unknownStub(stub, known: state.catalog.stubs.map(\.name))
-            }
-            if let variant, found.variants[variant] == nil {
-                throw .unknownVariant(variant, stub: stub, available: found.variantNames)
-            }
-            state.stubVariants[stub] = variant
-        }
+        try runtime.setVariant(variant, forStub: stub)
     }
 
     /// The variant chosen at run time for `stub`, if any.
     public func variant(forStub stub: String) -> String? {
-        state.withLock { $0.stubVariants[stub] }
+        runtime.variant(forStub: stub)
+    }
+
+    /// Every scenario the catalog's stubs take part in, with its current state.
+    public var scenarios: [String: String] { runtime.scenarios }
+
+    /// Moves scenario `name` to `newState`, as if a stub had answered.
+    /// - Throws: `StubServerError.unknownScenario` or `.unknownScenarioState` (states are `start` and those the
+    ///   stubs name).
+    public func setScenario(_ name: String, to newState: String) throws(StubServerError) {
+        try runtime.setScenario(name, to: newState)
+    }
+
+    /// Returns scenario `name` to `start`, or every scenario when `name` is nil.
+    /// - Throws: `StubServerError.unknownScenario` for a name no stub uses.
+    public func resetScenario(_ name: String? = nil) throws(StubServerError) {
+        try runtime.resetScenario(name)
     }
 
     /// The journal's entries that match `query`, oldest first.
     public func journal(_ query: JournalQuery = JournalQuery()) -> [JournalEntry] {
-        state.withLock { $0.journal.entries(matching: query) }
+        runtime.journal(query)
     }
 
     /// How many journal entries match `query`.
@@ -68,13 +60,13 @@ extension StubServer {
     }
 
     public func clearJournal() {
-        state.withLock { $0.journal.clear() }
+        runtime.clearJournal()
     }
 
-    /// Forgets run-time variant choices, sequence positions and the journal; the server-wide variant returns to
-    /// the configured one.
+    /// Forgets run-time variant choices, sequence positions, scenario states and the journal; the server-wide
+    /// variant returns to the configured one.
     public func reset() {
-        state.withLock { $0.reset(serverVariant: configuration.variant) }
+        runtime.reset()
     }
 
     /// Loads the catalog's folder again; on failure the current catalog stays in service.
@@ -82,42 +74,11 @@ extension StubServer {
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
     @discardableResult
     public func reload() throws -> StubCatalog {
-        try reload(changed: [])
+        try runtime.reload()
     }
 
     /// What the last reload did, nil before the first.
-    public var lastReload: ReloadReport? {
-        state.withLock { $0.lastReload }
-    }
-
-    /// Reloads after `changed` files changed, records the outcome as `lastReload` and reports it to the
-    /// configuration's `onReload`.
-    @discardableResult
-    func reload(changed: [String]) throws -> StubCatalog {
-        guard let root = catalog.root else { throw StubServerError.notReloadable }
-        let report: ReloadReport
-        let fresh: StubCatalog
-        do {
-            fresh = try StubCatalog.load(from: root)
-        } catch {
-            report = state.withLock { state in
-                state.lastReload = ReloadReport(
-                    time: Date(), succeeded: false, stubs: state.catalog.stubs.count, problems: error.problems,
-                    changed: changed)
-                return state.lastReload!
-            }
-            configuration.onReload?(report)
-            throw error
-        }
-        report = state.withLock { state in
-            state.catalog = fresh
-            state.sequenceCalls = [:]
-            state.lastReload = ReloadReport(time: Date(), succeeded: true, stubs: fresh.stubs.count, changed: changed)
-            return state.lastReload!
-        }
-        configuration.onReload?(report)
-        return fresh
-    }
+    public var lastReload: ReloadReport? { runtime.lastReload }
 
     /// The environment an app under test reads the server's address from: `[key: baseURL]`, for
     /// `XCUIApplication.launchEnvironment` or `Process.environment`.

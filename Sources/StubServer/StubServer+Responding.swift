@@ -19,7 +19,7 @@ extension StubServer: HTTPResponder {
             case nil: .none
             case let forwarder?: forwarder.forwardsMatchedRequests ? .all : .unmatched
             }
-        let (decision, generation) = state.withLock { state in
+        let (decision, generation) = runtime.state.withLock { state in
             (state.decide(request, forwarding: forwarding), state.catalogGeneration)
         }
         let file =
@@ -59,7 +59,7 @@ extension StubServer: HTTPResponder {
             case .failed(let status, let message):
                 response = .error(HTTPError(HTTPStatus(status), message))
             }
-            state.withLock {
+            runtime.state.withLock {
                 $0.journal.record(
                     request, stub: nil, variant: nil, status: response.status.code, fault: nil, forwarded: label)
             }

@@ -27,7 +27,8 @@ public final class StubServer: Sendable {
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public let seed: UInt64
 
-    let state: Lock<StubState>
+    /// The catalog, the choices and the journal, and the control API over them.
+    let runtime: StubRuntime
     /// Large bodies in files, sent by the kernel.
     let bodyFiles = Lock(BodyFiles())
     private let engine: HTTPServer
@@ -70,11 +71,10 @@ public final class StubServer: Sendable {
             }
         baseURL = URL(string: "http://\(urlHost):\(port)")!
         seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
-        state = Lock(
-            StubState(
-                catalog: catalog, serverVariant: configuration.variant,
-                journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
-                seed: seed, chaos: min(max(configuration.chaos, 0), 1)))
+        runtime = StubRuntime(
+            catalog: catalog, variant: configuration.variant,
+            journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
+            seed: seed, chaos: configuration.chaos, onReload: configuration.onReload)
     }
 
     /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or
@@ -110,7 +110,7 @@ public final class StubServer: Sendable {
     private func startWatching() throws {
         guard let root = catalog.root else { throw StubServerError.notReloadable }
         let fresh = try FixtureWatcher(root: root) { [weak self] changed in
-            _ = try? self?.reload(changed: changed)
+            _ = try? self?.runtime.reload(changed: changed)
         }
         watcher.withLock { $0 = fresh }
     }

@@ -4,18 +4,13 @@ import Locking
 ///
 /// It knows nothing of what it serves: limits come in as a value, requests go out to an `HTTPResponder`.
 package final class HTTPServer: Sendable {
-    /// What a server accepts and how long it waits.
+    /// What a server accepts and how long it waits. Each field is documented once, where users set it: on
+    /// `StubServer.Configuration`, whose flat fields of the same names fill this value.
     package struct Limits: Sendable {
-        /// Most bytes of request line plus headers; beyond that the answer is 431.
         package var maxHeaderBytes: Int
-        /// Most bytes of a request body; beyond that the answer is 413.
         package var maxBodyBytes: Int
-        /// How long a keep-alive connection may wait for its next request before it is closed.
         package var idleTimeout: Duration
-        /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
         package var headerTimeout: Duration
-        /// Most open connections; more are answered 503 and closed. By default what the process's open-file
-        /// limit leaves room for (`OpenFileLimit.connections(underFileLimit:)`).
         package var maxConnections: Int
 
         package init(

@@ -83,8 +83,12 @@ package enum Forwarding {
 extension StubState {
     /// Matches `request`, chooses the variant (moving a sequence on), and records the request in the journal; or
     /// decides it is forwarded, as `forwarding` says.
-    package mutating func decide(_ request: HTTPRequest, forwarding: Forwarding = .none) -> StubDecision {
-        let match = catalog.match(request, scenarios: scenarios)
+    /// - Parameter host: the host the request was sent to, for a transport that keeps real hosts (in process),
+    ///   checked against stubs' `hosts`; nil (the socket server, whose requests carry its own address) ignores them.
+    package mutating func decide(_ request: HTTPRequest, host: String? = nil, forwarding: Forwarding = .none)
+        -> StubDecision
+    {
+        let match = catalog.match(request, host: host, scenarios: scenarios)
         switch forwarding {
         case .all: return StubDecision(outcome: .forward)
         case .unmatched where !match.isMatched: return StubDecision(outcome: .forward)

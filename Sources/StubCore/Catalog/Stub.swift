@@ -15,6 +15,9 @@ public struct Stub: Sendable, Equatable {
     package var replay: Replay?
     /// The scenario this stub answers in, if any.
     package var scenario: StubScenario?
+    /// The hosts it answers in process (lowercased), from its file's `hosts`; empty for any host. The socket
+    /// server ignores them: its requests all carry its own address.
+    package var hosts: [String] = []
 
     package init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],
@@ -39,6 +42,19 @@ public struct Stub: Sendable, Equatable {
             self.path = path
             self.query = query
         }
+    }
+
+    /// Whether `host` is a host name or address as `hosts` holds them: letters, digits, `-`, `.`, or an IPv6
+    /// address in brackets; no scheme, port or path.
+    package static func isValidHost(_ host: String) -> Bool {
+        if host.hasPrefix("[") && host.hasSuffix("]") && host.count > 2 {
+            return host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return !host.isEmpty
+            && host.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
+                    || byte == 0x2E
+            }
     }
 
     /// The variant names, sorted with `good`, `bad`, `nil` first.

@@ -34,8 +34,10 @@ public struct StubCatalog: Sendable {
     }
 
     /// The most specific stub that matches `request` with its scenario in the right state, or why none does.
-    /// - Parameter scenarios: the current state of each scenario that has left `start`.
-    func match(_ request: HTTPRequest, scenarios: [String: String] = [:]) -> StubMatch {
+    /// - Parameters:
+    ///   - host: the host the request was sent to, checked against stubs' `hosts` (in process); nil ignores them.
+    ///   - scenarios: the current state of each scenario that has left `start`.
+    func match(_ request: HTTPRequest, host: String? = nil, scenarios: [String: String] = [:]) -> StubMatch {
         var allowed: [String] = []
         // A stub with this method and path that missed on something else makes a 404 with reasons, not a 405.
         var methodStubbedHere = false
@@ -44,7 +46,7 @@ public struct StubCatalog: Sendable {
             let stub = stubs[index]
             guard let captures = stub.request.path.match(request.path) else { continue }
             let methodMatches = Self.methodMatches(stub.request.method, request.method)
-            guard Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
+            guard Self.hostMismatch(stub, host) == nil, Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
                 stub.request.body?.accepts(body) ?? true,
                 Self.scenarioMismatch(stub, scenarios) == nil
             else {
@@ -58,7 +60,7 @@ public struct StubCatalog: Sendable {
             if allowed.contains("GET") { allowed.append("HEAD") }
             return .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
         }
-        return .unmatched(closest: closestMisses(for: request, body: body, scenarios: scenarios))
+        return .unmatched(closest: closestMisses(for: request, host: host, body: body, scenarios: scenarios))
     }
 
     static func methodMatches(_ expected: String, _ actual: String) -> Bool {
@@ -79,11 +81,12 @@ public struct StubCatalog: Sendable {
     }
 
     /// Up to three stubs that came nearest to matching, each with every field that did not match.
-    private func closestMisses(for request: HTTPRequest, body: RequestBody, scenarios: [String: String])
-        -> [StubMiss]
-    {
+    private func closestMisses(
+        for request: HTTPRequest, host: String?, body: RequestBody, scenarios: [String: String]
+    ) -> [StubMiss] {
         let misses = stubs.map { stub in
             var mismatches: [StubMiss.Mismatch] = []
+            if let missed = Self.hostMismatch(stub, host) { mismatches.append(missed) }
             if !Self.methodMatches(stub.request.method, request.method) {
                 mismatches.append(.init(field: "method", expected: stub.request.method, actual: request.method))
             }
@@ -101,6 +104,12 @@ public struct StubCatalog: Sendable {
             let right = (pathMissed(rhs.element) ? 1 : 0, rhs.element.mismatches.count, rhs.offset)
             return left < right
         }.prefix(3).map(\.element)
+    }
+
+    /// The hosts a stub answers, when `host` is not one of them.
+    private static func hostMismatch(_ stub: Stub, _ host: String?) -> StubMiss.Mismatch? {
+        guard let host, !stub.hosts.isEmpty, !stub.hosts.contains(host.lowercased()) else { return nil }
+        return .init(field: "host", expected: stub.hosts.joined(separator: " or "), actual: host)
     }
 
     /// The scenario state a stub waits for, when its scenario is elsewhere.

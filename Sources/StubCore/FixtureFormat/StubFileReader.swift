@@ -39,7 +39,7 @@ struct StubFileReader {
             report("", "invalid JSON: \(Self.describe(error))")
             return []
         }
-        guard let top = object(document, at: "", known: ["stubs"]), let list = top["stubs"] else {
+        guard let top = object(document, at: "", known: ["hosts", "stubs"]), let list = top["stubs"] else {
             if case .object = document { report("stubs", "missing") }
             return []
         }
@@ -47,7 +47,33 @@ struct StubFileReader {
             report("stubs", "must be an array, not \(list.kind)")
             return []
         }
-        return entries.enumerated().compactMap { index, entry in readStub(entry, at: "stubs[\(index)]") }
+        var hosts: [String] = []
+        if let value = top["hosts"] { hosts = readHosts(value) }
+        return entries.enumerated().compactMap { index, entry in
+            var stub = readStub(entry, at: "stubs[\(index)]")
+            stub?.hosts = hosts
+            return stub
+        }
+    }
+
+    /// `["itunes.apple.com"]`: the hosts the file's stubs answer in process; each a host name or address, without
+    /// scheme, port or path.
+    private mutating func readHosts(_ value: JSONValue) -> [String] {
+        guard case .array(let items) = value, !items.isEmpty else {
+            report("hosts", "must be a non-empty array of host names such as \"itunes.apple.com\"")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in
+            guard let host = string(item, at: "hosts[\(index)]", required: true) else { return nil }
+            guard Stub.isValidHost(host) else {
+                report(
+                    "hosts[\(index)]",
+                    "must be a host name such as \"itunes.apple.com\", without scheme, port or path, not "
+                        + host.debugDescription)
+                return nil
+            }
+            return host.lowercased()
+        }
     }
 
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {

@@ -195,7 +195,7 @@ extension StubServer {
     }
 
     private func stubList() -> StubList {
-        state.withLock { state in
+        runtime.state.withLock { state in
             StubList(
                 serverVariant: state.serverVariant,
                 stubs: state.catalog.stubs.map { stub in

@@ -1,7 +1,4 @@
-/// A run-time request to the server that it cannot carry out.
-
-import StubCore
-
+/// A run-time request to a stub server, over the wire or in process, that it cannot carry out.
 public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No stub has this name.
     case unknownStub(String, known: [String])
@@ -33,7 +30,7 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
         case .variantNowhere(let variant):
             "no stub has a variant \(variant.debugDescription)"
         case .notReloadable:
-            "this server's catalog was not loaded from a folder, so it cannot be reloaded"
+            "this catalog was not loaded from a folder, so it cannot be reloaded"
         case .watchFailed(let message):
             "cannot watch the fixtures folder: \(message)"
         case .valueMissing(let key):

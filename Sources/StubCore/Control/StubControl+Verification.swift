@@ -1,18 +1,16 @@
-import StubCore
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
 
-extension StubServer {
+extension StubControl {
     /// Why the journal does not hold exactly `count` requests matching `query`, or nil when it does.
     ///
     /// Reads as `expected 1 GET /search?term=jack+johnson, got 0; closest requests:` followed by up to three
     /// requests that came nearest, each with the fields that differ; the testing modules record it as a failure.
     package func requestCountMismatch(_ query: JournalQuery, count expected: Int) -> String? {
-        let entries = journal()
+        let entries = journal(JournalQuery())
         let matching = entries.filter(query.accepts)
         guard matching.count != expected else { return nil }
         var message = "expected \(expected) \(query), got \(matching.count)"

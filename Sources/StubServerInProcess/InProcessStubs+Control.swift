@@ -1,0 +1,74 @@
+import StubCore
+
+extension InProcessStubs {
+    /// The catalog being served.
+    public var catalog: StubCatalog { runtime.catalog }
+
+    /// The server-wide variant, nil when none is chosen.
+    public var serverVariant: String? { runtime.serverVariant }
+
+    /// Chooses the variant every stub answers with, unless a request, stub choice or sequence says otherwise.
+    /// - Throws: `StubServerError.variantNowhere` when no stub has that variant.
+    public func setVariant(_ variant: String?) throws(StubServerError) {
+        try runtime.setVariant(variant)
+    }
+
+    /// Chooses the variant one stub answers with, ahead of its sequence and the server-wide choice.
+    /// - Throws: `StubServerError` when the stub or the variant does not exist.
+    public func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError) {
+        try runtime.setVariant(variant, forStub: stub)
+    }
+
+    /// The variant chosen at run time for `stub`, if any.
+    public func variant(forStub stub: String) -> String? {
+        runtime.variant(forStub: stub)
+    }
+
+    /// Every scenario the catalog's stubs take part in, with its current state.
+    public var scenarios: [String: String] { runtime.scenarios }
+
+    /// Moves scenario `name` to `newState`, as if a stub had answered.
+    /// - Throws: `StubServerError.unknownScenario` or `.unknownScenarioState`.
+    public func setScenario(_ name: String, to newState: String) throws(StubServerError) {
+        try runtime.setScenario(name, to: newState)
+    }
+
+    /// Returns scenario `name` to `start`, or every scenario when `name` is nil.
+    public func resetScenario(_ name: String? = nil) throws(StubServerError) {
+        try runtime.resetScenario(name)
+    }
+
+    /// The journal's entries that match `query`, oldest first.
+    public func journal(_ query: JournalQuery = JournalQuery()) -> [JournalEntry] {
+        runtime.journal(query)
+    }
+
+    /// How many journal entries match `query`.
+    public func requestCount(_ query: JournalQuery = JournalQuery()) -> Int {
+        journal(query).count
+    }
+
+    /// The requests no stub matched, oldest first.
+    public func unmatchedRequests() -> [JournalEntry] {
+        journal(JournalQuery(unmatchedOnly: true))
+    }
+
+    public func clearJournal() {
+        runtime.clearJournal()
+    }
+
+    /// Forgets run-time variant choices, sequence positions, scenario states and the journal.
+    public func reset() {
+        runtime.reset()
+    }
+
+    /// Loads the catalog's folder again; on failure the current catalog stays in service.
+    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
+    @discardableResult
+    public func reload() throws -> StubCatalog {
+        try runtime.reload()
+    }
+
+    /// What the last reload did, nil before the first.
+    public var lastReload: ReloadReport? { runtime.lastReload }
+}

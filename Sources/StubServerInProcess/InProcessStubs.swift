@@ -1,0 +1,162 @@
+import Foundation
+import HTTPMessages
+import Locking
+@_exported import StubCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stub server without a socket: it answers a `URLSession`'s requests in process, through `URLProtocol`, from
+/// the same fixtures, with the same matching, variants, scenarios, templates, journal and near-miss 404s as
+/// `StubServer`. Requests keep their real URLs (`https://itunes.apple.com/search?...`).
+///
+/// ```swift
+/// let stubs = try InProcessStubs.start(fixtures: mockData)
+/// defer { Task { await stubs.stop() } }
+/// try stubs.setVariant("bad", forStub: "top-albums")
+/// let client = LiveAlbumsClient(session: stubs.urlSession)  // the app's own https URLs
+/// ```
+///
+/// Each server answers only the sessions made from its `sessionConfiguration` (or its `urlSession`), so many run
+/// at once in parallel tests.
+public final class InProcessStubs: StubControl {
+    public let configuration: Configuration
+    /// The seed of the random faults and chaos: the configured one, or the one picked at start.
+    public let seed: UInt64
+    /// A session whose requests this server answers.
+    public let urlSession: URLSession
+
+    let runtime: StubRuntime
+    /// The number in the registry, which the protocol class spells (`ServerTag`).
+    private let number: Int
+    private let protocolClass: AnyClass
+    /// Answers under way, ended when the server stops; nil once stopped.
+    private let loads = Lock<[ObjectIdentifier: StubLoad]?>([:])
+
+    /// Loads `fixtures` (a `MockData`-style folder) and starts answering.
+    /// - Throws: `CatalogError` for invalid fixtures.
+    public static func start(fixtures: URL, configuration: Configuration = Configuration()) throws -> InProcessStubs {
+        start(catalog: try StubCatalog.load(from: fixtures), configuration: configuration)
+    }
+
+    /// Starts answering from `catalog`.
+    public static func start(catalog: StubCatalog, configuration: Configuration = Configuration()) -> InProcessStubs {
+        registry.withLock { registry in
+            registry.lastNumber += 1
+            let stubs = InProcessStubs(catalog: catalog, configuration: configuration, number: registry.lastNumber)
+            registry.servers[stubs.number] = stubs
+            return stubs
+        }
+    }
+
+    private init(catalog: StubCatalog, configuration: Configuration, number: Int) {
+        self.configuration = configuration
+        self.number = number
+        seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
+        runtime = StubRuntime(
+            catalog: catalog, variant: configuration.variant,
+            journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
+            seed: seed, chaos: configuration.chaos, onReload: configuration.onReload)
+        protocolClass = Self.protocolClass(for: Zero.tag(for: number))
+        let sessionConfiguration = Self.sessionConfiguration(answeredBy: protocolClass)
+        urlSession = URLSession(configuration: sessionConfiguration)
+    }
+
+    private static func protocolClass<Tag: ServerTag>(for _: Tag.Type) -> AnyClass {
+        StubURLProtocol<Tag>.self
+    }
+
+    /// A new ephemeral configuration whose sessions this server answers: set timeouts, headers or a delegate
+    /// on it as the app does, then make the session.
+    public var sessionConfiguration: URLSessionConfiguration {
+        Self.sessionConfiguration(answeredBy: protocolClass)
+    }
+
+    private static func sessionConfiguration(answeredBy protocolClass: AnyClass) -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [protocolClass]
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// Whether `stop()` has run: requests to this server's sessions then fail with `URLError(.cannotConnectToHost)`.
+    public var hasStopped: Bool {
+        loads.withLock { $0 == nil }
+    }
+
+    /// Stops answering: answers under way end with `URLError(.networkConnectionLost)`, as when the socket
+    /// server closes its connections, and later requests fail with `URLError(.cannotConnectToHost)`.
+    public func stop() async {
+        let pending = loads.withLock { loads in
+            defer { loads = nil }
+            return Array((loads ?? [:]).values)
+        }
+        for load in pending { load.fail(.networkConnectionLost, "the in-process stub server stopped") }
+        Self.registry.withLock { registry in
+            registry.servers[number] = nil
+            if registry.intercepting == number {
+                URLProtocol.unregisterClass(protocolClass)
+                registry.intercepting = nil
+            }
+        }
+        urlSession.invalidateAndCancel()
+    }
+
+    /// Decides `request` and starts its answer through `channel`.
+    private func answer(_ request: URLRequest, through channel: ClientChannel) -> StubLoad {
+        let url = request.url ?? URL(string: "about:blank")!
+        let answer: StubAnswer
+        do {
+            let decoded = try request.stubRequest(maxBodyBytes: configuration.maxBodyBytes)
+            let host = url.host ?? ""
+            let decision = runtime.state.withLock { $0.decide(decoded, host: host) }
+            answer =
+                decision.answer(to: decoded, baseURL: request.origin)
+                ?? .error(.internalServerError, "no forwarder answers in process")
+        } catch {
+            answer = .error(error.error.status, error.error.message)
+        }
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        let load = StubLoad(
+            answer: answer, url: url, omitsBody: request.httpMethod == "HEAD",
+            timeout: .milliseconds(Int(timeout * 1000)), channel: channel
+        ) { [weak self] in self?.forget(channel) }
+        let started = loads.withLock { loads in
+            loads?[ObjectIdentifier(channel)] = load
+            return loads != nil
+        }
+        if started {
+            load.start()
+        } else {
+            load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+        }
+        return load
+    }
+
+    private func forget(_ channel: ClientChannel) {
+        loads.withLock { _ = $0?.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+}
+
+extension InProcessStubs {
+    /// The running servers by number, and which one answers `URLSession.shared`, if any.
+    struct Registry {
+        var lastNumber = 0
+        var servers: [Int: InProcessStubs] = [:]
+        var intercepting: Int?
+    }
+
+    static let registry = Lock(Registry())
+
+    /// Starts the answer to `request` by the server numbered `number`; a failure when that server has stopped.
+    static func startLoading(_ request: URLRequest, server number: Int, through channel: ClientChannel) -> StubLoad {
+        if let server = registry.withLock({ $0.servers[number] }) { return server.answer(request, through: channel) }
+        let load = StubLoad(
+            answer: StubAnswer(status: .ok), url: request.url ?? URL(string: "about:blank")!, omitsBody: true,
+            timeout: .seconds(1), channel: channel, onEnd: {})
+        load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+        return load
+    }
+}
