@@ -124,8 +124,11 @@ final class StubLoad: Sendable {
             guard let whole else { return delivered { _ in } }
             data = Data(whole)
         #endif
+        let piece = data
         return delivered { channel in
-            if !data.isEmpty { channel.send { urlProtocol, client in client.urlProtocol(urlProtocol, didLoad: data) } }
+            if !piece.isEmpty {
+                channel.send { urlProtocol, client in client.urlProtocol(urlProtocol, didLoad: piece) }
+            }
         }
     }
 
