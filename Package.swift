@@ -50,10 +50,12 @@ let package = Package(
         // Answers URLSession in process (URLProtocol): FoundationNetworking on Linux, so never linked by `serve`.
         .target(
             name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
-        .target(name: "StubServerTesting", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(
+            name: "StubServerTesting", dependencies: ["StubServer", "StubServerInProcess"], swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
-        .target(name: "StubServerXCTest", dependencies: ["StubServer"], swiftSettings: settings),
+        .target(
+            name: "StubServerXCTest", dependencies: ["StubServer", "StubServerInProcess"], swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubServer"],

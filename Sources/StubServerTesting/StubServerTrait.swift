@@ -45,40 +45,58 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let folder = try fixturesFolder()
+        let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
         try await withStubServer(fixtures: folder, configuration: configuration) { server in
-            try server.setVariant(serverVariant)
-            for (stub, variant) in variants.sorted(by: { $0.key < $1.key }) {
-                try server.setVariant(variant, forStub: stub)
-            }
+            try server.choose(serverVariant: serverVariant, variants: variants)
+            let strictness = Strictness(
+                unmatched: unmatched, location: test.sourceLocation,
+                hint: "strict .stubServer: pass unmatched: .allow to permit unmatched requests")
             do {
                 try await StubServer.$current.withValue(server) { try await function() }
             } catch {
-                recordUnmatched(on: server, at: test.sourceLocation)
+                strictness.check(server)
                 throw error
             }
-            recordUnmatched(on: server, at: test.sourceLocation)
+            strictness.check(server)
         }
     }
+}
 
-    private func recordUnmatched(on server: StubServer, at location: SourceLocation) {
+extension StubControl {
+    /// Sets the server-wide variant, then each stub's (in name order).
+    func choose(serverVariant: String?, variants: [String: String]) throws {
+        try setVariant(serverVariant)
+        for (stub, variant) in variants.sorted(by: { $0.key < $1.key }) {
+            try setVariant(variant, forStub: stub)
+        }
+    }
+}
+
+/// What a trait does, when its test ends, with the requests no stub matched.
+struct Strictness {
+    var unmatched: StubServerTrait.Unmatched
+    var location: SourceLocation
+    /// How to permit them, added to each issue.
+    var hint: String
+
+    /// Records an issue for each request no stub matched, with the closest stubs, unless they are allowed.
+    func check(_ server: any StubControl) {
         guard unmatched == .fail else { return }
         for report in server.unmatchedReports() {
-            Issue.record(
-                Comment(
-                    rawValue: report + "\n(strict .stubServer: pass unmatched: .allow to permit unmatched requests)"),
-                sourceLocation: location)
+            Issue.record(Comment(rawValue: report + "\n(\(hint))"), sourceLocation: location)
         }
     }
+}
 
-    private func fixturesFolder() throws -> URL {
-        if let fixturesURL { return fixturesURL }
-        if fixtures.hasPrefix("/") { return URL(fileURLWithPath: fixtures) }
-        guard let folder = StubCatalog.findFolder(named: fixtures, from: filePath) else {
-            throw StubServerTestingError.fixturesNotFound(fixtures, from: filePath)
-        }
-        return folder
+/// The fixtures folder a trait names: `url` when given, an absolute path, or a folder named `fixtures` found
+/// beside the test file `filePath` or in a folder above it.
+func resolveFixtures(_ fixtures: String, url: URL?, from filePath: String) throws -> URL {
+    if let url { return url }
+    if fixtures.hasPrefix("/") { return URL(fileURLWithPath: fixtures) }
+    guard let folder = StubCatalog.findFolder(named: fixtures, from: filePath) else {
+        throw StubServerTestingError.fixturesNotFound(fixtures, from: filePath)
     }
+    return folder
 }
 
 extension Trait where Self == StubServerTrait {
@@ -124,7 +142,7 @@ public enum StubServerTestingError: Error, Equatable, CustomStringConvertible {
         case .fixturesNotFound(let name, let file):
             "no folder named \(name) beside \(file) or in any directory above it"
         case .noCurrentServer:
-            "no stub server in this task: add .stubServer(...) to the test or its suite"
+            "no stub server in this task: add .stubServer(...) or .inProcessStubs(...) to the test or its suite"
         }
     }
 }

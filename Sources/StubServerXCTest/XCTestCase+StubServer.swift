@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubServerInProcess
 import XCTest
 
 /// What a request no stub matched does to an XCTest that started the server.
@@ -26,26 +27,46 @@ extension XCTestCase {
         unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
     ) throws -> StubServer {
         let server = try StubServer.start(fixtures: fixtures, configuration: configuration)
+        stopAtTeardown(server, unmatched: unmatched, hint: "startStubServer", file: file, line: line)
+        return server
+    }
+
+    /// Starts an in-process stub server serving `fixtures`, stopped when the test ends: give the code under test
+    /// its `urlSession` (or a session made from its `sessionConfiguration`); requests keep their real URLs.
+    ///
+    /// Strict by default, like `startStubServer`.
+    /// - Throws: `CatalogError` for invalid fixtures.
+    public func startInProcessStubs(
+        fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
+        unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> InProcessStubs {
+        let stubs = try InProcessStubs.start(fixtures: fixtures, configuration: configuration)
+        stopAtTeardown(stubs, unmatched: unmatched, hint: "startInProcessStubs", file: file, line: line)
+        return stubs
+    }
+
+    /// At teardown: fails the test for each request no stub matched (unless allowed), then stops `server`.
+    private func stopAtTeardown(
+        _ server: any StubControl, unmatched: UnmatchedRequests, hint: String, file: StaticString, line: UInt
+    ) {
         addTeardownBlock {
             if unmatched == .fail {
                 for report in server.unmatchedReports() {
                     XCTFail(
-                        report + "\n(startStubServer(unmatched: .allow) permits unmatched requests)", file: file,
-                        line: line)
+                        report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file, line: line)
                 }
             }
             await server.stop()
         }
-        return server
     }
 }
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
 // Named like XCTest's own assertions.
-/// Fails unless `server` received exactly `count` requests matching `query`, naming the closest requests it
-/// received instead, field by field.
+/// Fails unless `server` (over the wire or in process) received exactly `count` requests matching `query`,
+/// naming the closest requests it received instead, field by field.
 public func XCTAssertRequested(
-    _ server: StubServer, _ query: JournalQuery, count: Int = 1, file: StaticString = #filePath, line: UInt = #line
+    _ server: any StubControl, _ query: JournalQuery, count: Int = 1, file: StaticString = #filePath, line: UInt = #line
 ) {
     if let mismatch = server.requestCountMismatch(query, count: count) {
         XCTFail(mismatch, file: file, line: line)

@@ -1,0 +1,82 @@
+import Foundation
+import StubServerInProcess
+import Testing
+
+/// Runs each test, or each test of a suite, with its own in-process stub server, given to the test as
+/// `InProcessStubs.current`: requests keep their real https URLs and reach the fixtures through the server's
+/// `urlSession`. Strict like `.stubServer`: a request no stub matched fails the test.
+///
+/// ```swift
+/// @Test(.inProcessStubs(variants: ["top-albums": "bad"]))
+/// func albumList_showsAFailure() async throws {
+///     let stubs = try InProcessStubs.required()
+///     // ... give the client stubs.urlSession
+/// }
+/// ```
+public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
+    public var fixtures: String
+    /// The fixtures folder itself, when given as a URL; wins over `fixtures`.
+    public var fixturesURL: URL?
+    /// Variants chosen per stub before the test runs.
+    public var variants: [String: String]
+    /// The server-wide variant, if any.
+    public var serverVariant: String?
+    public var unmatched: StubServerTrait.Unmatched
+    public var configuration: InProcessStubs.Configuration
+    /// The test file, where the search for `fixtures` starts.
+    public var filePath: String
+
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case (every case of a parameterised test gets a fresh server); none for suites.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
+        let stubs = try InProcessStubs.start(fixtures: folder, configuration: configuration)
+        let strictness = Strictness(
+            unmatched: unmatched, location: test.sourceLocation,
+            hint: "strict .inProcessStubs: pass unmatched: .allow to permit unmatched requests")
+        do {
+            try stubs.choose(serverVariant: serverVariant, variants: variants)
+            try await InProcessStubs.$current.withValue(stubs) { try await function() }
+        } catch {
+            strictness.check(stubs)
+            await stubs.stop()
+            throw error
+        }
+        strictness.check(stubs)
+        await stubs.stop()
+    }
+}
+
+extension Trait where Self == InProcessStubsTrait {
+    /// An in-process stub server for each test: `fixtures` (a folder found from the test file), per-stub
+    /// `variants`, a server-wide `variant`, and what an unmatched request does (`.fail` by default).
+    public static func inProcessStubs(
+        fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
+        unmatched: StubServerTrait.Unmatched = .fail,
+        configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
+    ) -> Self {
+        InProcessStubsTrait(
+            fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
+            configuration: configuration, filePath: filePath)
+    }
+
+    /// An in-process stub server for each test, serving the fixtures folder at `fixtures` (a test bundle's
+    /// resources, for instance).
+    public static func inProcessStubs(
+        fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
+        unmatched: StubServerTrait.Unmatched = .fail,
+        configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
+    ) -> Self {
+        InProcessStubsTrait(
+            fixtures: fixtures.path, fixturesURL: fixtures, variants: variants, serverVariant: variant,
+            unmatched: unmatched, configuration: configuration, filePath: filePath)
+    }
+}
