@@ -59,6 +59,7 @@ extension StubServer: StubControl {
         journal(JournalQuery(unmatchedOnly: true))
     }
 
+    /// Empties the journal.
     public func clearJournal() {
         runtime.clearJournal()
     }

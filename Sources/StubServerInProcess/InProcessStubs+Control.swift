@@ -53,6 +53,7 @@ extension InProcessStubs {
         journal(JournalQuery(unmatchedOnly: true))
     }
 
+    /// Empties the journal.
     public func clearJournal() {
         runtime.clearJournal()
     }

@@ -3,6 +3,7 @@ import Foundation
 import ImageCache
 import Networking
 import StubServer
+import StubServerInProcess
 import StubServerTesting
 import Testing
 
@@ -11,30 +12,37 @@ import Testing
 struct AlbumsEndToEndTests {
     static let feedPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
-    @Test(arguments: [
-        ("bad", "The server's answer couldn't be read."),
-        ("bad-schema", "The server's answer couldn't be read."),
-        ("nil", "The server sent an empty answer."),
-        ("server-error", "The server had a problem (error 503). Try again later."),
-        ("drop", "Couldn't reach the server. Check your connection and try again."),
-    ])
-    func albumList_showsAReadableFailureForEachBrokenVariant(_ variant: String, message: String) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", "The server's answer couldn't be read."),
+            ("bad-schema", "The server's answer couldn't be read."),
+            ("nil", "The server sent an empty answer."),
+            ("server-error", "The server had a problem (error 503). Try again later."),
+            ("drop", "Couldn't reach the server. Check your connection and try again."),
+        ])
+    func albumList_showsAReadableFailureForEachBrokenVariant(_ transport: Transport, _ example: (String, String))
+        async throws
+    {
+        let (variant, message) = example
+        try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+                client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL))
             await model.viewAppeared()
             #expect(model.state == .failed(message))
             #expect(server.requestCount(JournalQuery(stub: "top-albums", variant: variant)) == 1)
         }
     }
 
-    @Test(arguments: ["good", "slow"])
-    func albumList_showsAllHundredAlbums(_ variant: String) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases, ["good", "slow"])
+    func albumList_showsAllHundredAlbums(_ transport: Transport, _ variant: String) async throws {
+        try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+                client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL))
             await model.viewAppeared()
             guard case .loaded(let rows) = model.state else {
                 Issue.record("expected rows, got \(model.state)")
@@ -46,7 +54,7 @@ struct AlbumsEndToEndTests {
             #expect(rows[31].id == "1600000999")
             #expect(
                 rows.allSatisfy {
-                    $0.thumbnailURL?.absoluteString.hasPrefix(server.baseURL.absoluteString + "/artwork/") == true
+                    $0.thumbnailURL?.absoluteString.hasPrefix(stubs.baseURL.absoluteString + "/artwork/") == true
                 })
             let journal = server.journal(JournalQuery(stub: "top-albums"))
             #expect(journal.map(\.path) == ["/api/v1/us/apple-music/top-albums/all/100/explicit.json"])
@@ -56,8 +64,18 @@ struct AlbumsEndToEndTests {
     @Test(.stubServer(variants: ["top-albums": "empty"]))
     func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
         let server = try StubServer.required()
-        let model = AlbumListViewModel(
-            client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+        await showsEmpty(LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+    }
+
+    @Test(.inProcessStubs(variants: ["top-albums": "empty"]))
+    func albumList_showsEmptyForAFeedWithNoAlbums_inProcess() async throws {
+        let stubs = try InProcessStubs.required()
+        let http = realClient(configuration: stubs.sessionConfiguration)
+        await showsEmpty(LiveAlbumsClient(http: http, baseURL: AlbumsEndpoint.v2Host))
+    }
+
+    private func showsEmpty(_ client: LiveAlbumsClient) async {
+        let model = AlbumListViewModel(client: client)
         await model.viewAppeared()
         #expect(model.state == .empty)
         expectRequests(JournalQuery(variant: "empty", method: "GET", path: Self.feedPath))
@@ -66,8 +84,18 @@ struct AlbumsEndToEndTests {
     @Test(.stubServer(variants: ["top-albums": "server-error"]))
     func albumList_retriesAfterAServerError() async throws {
         let server = try StubServer.required()
-        let model = AlbumListViewModel(
-            client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+        try await retriesAfterAServerError(server, LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
+    }
+
+    @Test(.inProcessStubs(variants: ["top-albums": "server-error"]))
+    func albumList_retriesAfterAServerError_inProcess() async throws {
+        let stubs = try InProcessStubs.required()
+        let http = realClient(configuration: stubs.sessionConfiguration)
+        try await retriesAfterAServerError(stubs, LiveAlbumsClient(http: http, baseURL: AlbumsEndpoint.v2Host))
+    }
+
+    private func retriesAfterAServerError(_ server: any StubControl, _ client: LiveAlbumsClient) async throws {
+        let model = AlbumListViewModel(client: client)
         await model.viewAppeared()
         #expect(model.state == .failed(APIError.status(503, body: Data()).message))
         try server.setVariant(nil, forStub: "top-albums")
@@ -80,12 +108,13 @@ struct AlbumsEndToEndTests {
         expectRequests(JournalQuery(method: "GET", path: Self.feedPath), count: 2)
     }
 
-    @Test(arguments: ["good", "bad", "nil", "server-error"])
-    func v2Feed_reflectsVariant(_ variant: String) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases, ["good", "bad", "nil", "server-error"])
+    func v2Feed_reflectsVariant(_ transport: Transport, _ variant: String) async throws {
+        try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "most-played-albums")
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: realClient(), baseURL: server.baseURL, feed: .v2()))
+                client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL, feed: .v2()))
             await model.viewAppeared()
             switch variant {
             case "good":
@@ -109,14 +138,17 @@ struct AlbumsEndToEndTests {
         }
     }
 
-    @Test func albumInfo_showsTheOddAlbumsOfTheRealFeed() async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases) func albumInfo_showsTheOddAlbumsOfTheRealFeed(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
+            let server = stubs.server
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let http = realClient()
+            let http = stubs.client()
             let images = ImageCache(client: http, directory: directory)
             let model = AlbumListViewModel(
-                client: LiveAlbumsClient(http: http, baseURL: server.baseURL), images: images)
+                client: LiveAlbumsClient(http: http, baseURL: stubs.baseURL), images: images)
             await model.viewAppeared()
             guard case .loaded(let rows) = model.state else {
                 Issue.record("expected rows, got \(model.state)")

@@ -2,18 +2,22 @@ import DessertsFeature
 import Foundation
 import Networking
 import StubServer
+import StubServerInProcess
 import Testing
 
 /// The desserts feature through the real URLSession client against the stub server serving `MockData/`.
 @MainActor
 struct DessertsEndToEndTests {
-    private func client(_ server: StubServer) -> LiveDessertsClient {
-        LiveDessertsClient(http: realClient(), baseURL: server.baseURL)
+    private func client(_ stubs: Stubs) -> LiveDessertsClient {
+        LiveDessertsClient(http: stubs.client(), baseURL: stubs.baseURL)
     }
 
-    @Test func list_showsTheGoodDessertsSortedWithoutBlanksOrDuplicates() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let model = DessertListViewModel(client: client(server), locale: Locale(identifier: "en_US"))
+    @Test(arguments: Transport.allCases) func list_showsTheGoodDessertsSortedWithoutBlanksOrDuplicates(
+        _ transport: Transport
+    ) async throws {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
+            let model = DessertListViewModel(client: client(stubs), locale: Locale(identifier: "en_US"))
             await model.viewAppeared()
             guard case .loaded(let rows) = model.state else {
                 Issue.record("expected rows, got \(model.state)")
@@ -30,26 +34,32 @@ struct DessertsEndToEndTests {
         }
     }
 
-    @Test(arguments: [
-        ("bad", DessertListViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
-        ("nil", .failed(APIError.emptyBody.message)),
-        ("server-error", .failed(APIError.status(500, body: Data()).message)),
-        ("drop", .failed(APIError.transport("").message)),
-        ("not-found", .empty),
-        ("empty", .empty),
-    ])
-    func list_reflectsEachVariant(_ variant: String, expected: DessertListViewModel.State) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", DessertListViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
+            ("nil", .failed(APIError.emptyBody.message)),
+            ("server-error", .failed(APIError.status(500, body: Data()).message)),
+            ("drop", .failed(APIError.transport("").message)),
+            ("not-found", .empty),
+            ("empty", .empty),
+        ])
+    func list_reflectsEachVariant(_ transport: Transport, _ example: (String, DessertListViewModel.State)) async throws
+    {
+        let (variant, expected) = example
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "desserts")
-            let model = DessertListViewModel(client: client(server))
+            let model = DessertListViewModel(client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == expected)
         }
     }
 
-    @Test func detail_decodesEmptyStringSlots() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let model = DessertDetailViewModel(id: "52893", title: "Apple & Blackberry Crumble", client: client(server))
+    @Test(arguments: Transport.allCases) func detail_decodesEmptyStringSlots(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
+            let model = DessertDetailViewModel(id: "52893", title: "Apple & Blackberry Crumble", client: client(stubs))
             await model.viewAppeared()
             guard case .loaded(let meal) = model.state else {
                 Issue.record("expected the meal, got \(model.state)")
@@ -66,9 +76,12 @@ struct DessertsEndToEndTests {
         }
     }
 
-    @Test func detail_decodesNullSlotsAndSlotsBeyondTwenty() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let model = DessertDetailViewModel(id: "53049", title: "Apam balik", client: client(server))
+    @Test(arguments: Transport.allCases) func detail_decodesNullSlotsAndSlotsBeyondTwenty(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
+            let model = DessertDetailViewModel(id: "53049", title: "Apam balik", client: client(stubs))
             await model.viewAppeared()
             guard case .loaded(let meal) = model.state else {
                 Issue.record("expected the meal, got \(model.state)")
@@ -83,9 +96,10 @@ struct DessertsEndToEndTests {
         }
     }
 
-    @Test func detail_ofAnUnknownIDIsNotFound() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let model = DessertDetailViewModel(id: "99999", title: "Nothing", client: client(server))
+    @Test(arguments: Transport.allCases) func detail_ofAnUnknownIDIsNotFound(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
+            let model = DessertDetailViewModel(id: "99999", title: "Nothing", client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == .notFound)
             #expect(
@@ -94,19 +108,25 @@ struct DessertsEndToEndTests {
         }
     }
 
-    @Test(arguments: [
-        ("bad", DessertDetailViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
-        ("nil", .failed(APIError.emptyBody.message)),
-        ("server-error", .failed(APIError.status(500, body: Data()).message)),
-        ("drop", .failed(APIError.transport("").message)),
-        ("not-found", .notFound),
-    ])
-    func detail_reflectsEachVariantAndRetryRecovers(_ variant: String, expected: DessertDetailViewModel.State)
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", DessertDetailViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
+            ("nil", .failed(APIError.emptyBody.message)),
+            ("server-error", .failed(APIError.status(500, body: Data()).message)),
+            ("drop", .failed(APIError.transport("").message)),
+            ("not-found", .notFound),
+        ])
+    func detail_reflectsEachVariantAndRetryRecovers(
+        _ transport: Transport, _ example: (String, DessertDetailViewModel.State)
+    )
         async throws
     {
-        try await withStubServer(fixtures: mockData) { server in
+        let (variant, expected) = example
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "dessert-crumble")
-            let model = DessertDetailViewModel(id: "52893", title: "Crumble", client: client(server))
+            let model = DessertDetailViewModel(id: "52893", title: "Crumble", client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == expected)
             try server.setVariant(nil, forStub: "dessert-crumble")

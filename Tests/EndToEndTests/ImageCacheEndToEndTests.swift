@@ -55,7 +55,7 @@ struct ImageCacheEndToEndTests {
             server.clearJournal()
             let reopened = ImageCache(client: realClient(), directory: directory)
             for url in urls { _ = try await reopened.image(for: url) }
-            #expect(server.requestCount() == 0, "a new cache on the same folder reads the disk")
+            #expect(server.requestCount(JournalQuery()) == 0, "a new cache on the same folder reads the disk")
         }
     }
 

@@ -3,25 +3,31 @@ import MoviesFeature
 import Networking
 import NetworkingTestSupport
 import StubServer
+import StubServerInProcess
 import Testing
 
 /// The movie search through the real client and a real SQLite file against the stub server.
 @MainActor
 struct MoviesEndToEndTests {
-    private func withMovies(_ body: (StubServer, MovieListViewModel, URL) async throws -> Void) async throws {
+    private func withMovies(
+        _ transport: Transport, _ body: (Stubs, MovieListViewModel, URL) async throws -> Void
+    ) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "e2e-movies-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: file) }
-        try await withStubServer(fixtures: mockData) { server in
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
             let store = try SQLiteMovieStore(url: file)
             let model = MovieListViewModel(
-                client: LiveMoviesClient(http: realClient(), baseURL: server.baseURL), store: store, stateStore: store)
-            try await body(server, model, file)
+                client: LiveMoviesClient(http: stubs.client(), baseURL: stubs.baseURL), store: store, stateStore: store)
+            try await body(stubs, model, file)
         }
     }
 
-    @Test func good_showsFiftyMoviesAndSurvivesARelaunch() async throws {
-        try await withMovies { server, model, file in
+    @Test(arguments: Transport.allCases) func good_showsFiftyMoviesAndSurvivesARelaunch(_ transport: Transport)
+        async throws
+    {
+        try await withMovies(transport) { stubs, model, file in
+            let server = stubs.server
             await model.search(query: "star")
             guard case .displayList(let movies) = model.state else {
                 Issue.record("expected the list, got \(model.state)")
@@ -37,23 +43,29 @@ struct MoviesEndToEndTests {
 
             let store = try SQLiteMovieStore(url: file)
             let relaunched = MovieListViewModel(
-                client: LiveMoviesClient(http: realClient(), baseURL: server.baseURL), store: store, stateStore: store)
+                client: LiveMoviesClient(http: stubs.client(), baseURL: stubs.baseURL), store: store, stateStore: store)
             server.clearJournal()
             await relaunched.setupPersistedData()
             #expect(relaunched.state == .displayDetails(movies[7]))
-            #expect(server.requestCount() == 0, "restoring needs no network")
+            #expect(server.requestCount(JournalQuery()) == 0, "restoring needs no network")
         }
     }
 
-    @Test(arguments: [
-        ("bad", ScreenState.error(APIError.decoding(path: "", description: "").message)),
-        ("nil", .error(APIError.emptyBody.message)),
-        ("server-error", .error(APIError.status(503, body: Data()).message)),
-        ("drop", .error(APIError.transport("").message)),
-        ("empty", .empty(query: "star")),
-    ])
-    func eachVariant_endsInItsStateAndFailuresKeepTheStoredList(_ variant: String, expected: ScreenState) async throws {
-        try await withMovies { server, model, file in
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", ScreenState.error(APIError.decoding(path: "", description: "").message)),
+            ("nil", .error(APIError.emptyBody.message)),
+            ("server-error", .error(APIError.status(503, body: Data()).message)),
+            ("drop", .error(APIError.transport("").message)),
+            ("empty", .empty(query: "star")),
+        ])
+    func eachVariant_endsInItsStateAndFailuresKeepTheStoredList(
+        _ transport: Transport, _ example: (String, ScreenState)
+    ) async throws {
+        let (variant, expected) = example
+        try await withMovies(transport) { stubs, model, file in
+            let server = stubs.server
             await model.search(query: "star")
             guard case .displayList(let before) = model.state else {
                 Issue.record("expected the list, got \(model.state)")
@@ -71,9 +83,9 @@ struct MoviesEndToEndTests {
         }
     }
 
-    @Test func aSearchTheStubsDoNotCover_isAnError() async throws {
+    @Test(arguments: Transport.allCases) func aSearchTheStubsDoNotCover_isAnError(_ transport: Transport) async throws {
         let refusing = try RefusingPort()
-        try await withMovies { _, model, _ in
+        try await withMovies(transport) { stubs, model, _ in
             let unmatched = MovieListViewModel(
                 client: LiveMoviesClient(http: realClient(), baseURL: refusing.baseURL),
                 store: try SQLiteMovieStore.inMemory(), stateStore: try SQLiteMovieStore.inMemory())

@@ -1,6 +1,8 @@
 import Foundation
 import Networking
 import StubServer
+import StubServerInProcess
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,9 +12,55 @@ import StubServer
 let mockData = StubCatalog.findFolder()!
 
 /// The real client with a short, explicit timeout, as end-to-end tests use it.
-func realClient(timeout: TimeInterval = 5) -> URLSessionHTTPClient {
-    let configuration = URLSessionConfiguration.ephemeral
+func realClient(timeout: TimeInterval = 5, configuration: URLSessionConfiguration = .ephemeral)
+    -> URLSessionHTTPClient
+{
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout * 2
     return URLSessionHTTPClient(session: URLSession(configuration: configuration))
+}
+
+/// How the fixtures reach the real URLSession client: over loopback HTTP from `StubServer`, or in process
+/// through `InProcessStubs`, the app's real https URLs unchanged. The features' end-to-end tests run over both.
+enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case socket
+    case inProcess
+
+    var testDescription: String { rawValue }
+}
+
+/// A stub server serving `MockData/` over one transport, for one test.
+struct Stubs: Sendable {
+    let server: any StubControl
+    /// Where the client sends requests: the socket server's loopback URL, or the real host in process.
+    let baseURL: URL
+    private let sessionConfiguration: @Sendable () -> URLSessionConfiguration
+
+    /// The real client reaching this server, with `realClient`'s timeouts.
+    func client(timeout: TimeInterval = 5) -> URLSessionHTTPClient {
+        realClient(timeout: timeout, configuration: sessionConfiguration())
+    }
+
+    /// Runs `body` with a server over `transport`, stopped afterwards; in process, requests go to `realHost`.
+    static func with<T>(
+        _ transport: Transport, realHost: URL, isolation: isolated (any Actor)? = #isolation,
+        _ body: (Stubs) async throws -> T
+    ) async throws -> T {
+        switch transport {
+        case .socket:
+            return try await withStubServer(fixtures: mockData) { server in
+                try await body(Stubs(server: server, baseURL: server.baseURL) { .ephemeral })
+            }
+        case .inProcess:
+            let stubs = try InProcessStubs.start(fixtures: mockData)
+            do {
+                let result = try await body(Stubs(server: stubs, baseURL: realHost) { stubs.sessionConfiguration })
+                await stubs.stop()
+                return result
+            } catch {
+                await stubs.stop()
+                throw error
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@ import NetworkingTestSupport
 import Playback
 import PlaybackTestSupport
 import StubServer
+import StubServerInProcess
 import Testing
 import TopSongsFeature
 
@@ -11,16 +12,20 @@ import TopSongsFeature
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct TopSongsEndToEndTests {
-    private func model(_ baseURL: URL, monitor: any ConnectivityMonitor = FakeConnectivityMonitor())
+    private func model(_ stubs: Stubs, monitor: any ConnectivityMonitor = FakeConnectivityMonitor())
         -> TopSongsViewModel
     {
         TopSongsViewModel(
-            client: LiveTopSongsClient(http: realClient(), baseURL: baseURL), queue: OnlineWorkQueue(monitor: monitor))
+            client: LiveTopSongsClient(http: stubs.client(), baseURL: stubs.baseURL),
+            queue: OnlineWorkQueue(monitor: monitor))
     }
 
-    @Test func good_listsTheFeedWithPreviewsServedByTheStubServer() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let model = model(server.baseURL)
+    @Test(arguments: Transport.allCases) func good_listsTheFeedWithPreviewsServedByTheStubServer(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
+            let model = model(stubs)
             await model.viewAppeared()
             guard case .loaded(let songs) = model.state else {
                 Issue.record("expected songs, got \(model.state)")
@@ -28,36 +33,41 @@ struct TopSongsEndToEndTests {
             }
             #expect(songs.count == 27)
             #expect(songs[0].title == "Golden Hour - Mira Solano")
-            #expect(songs[0].previewURL?.absoluteString == "\(server.baseURL)/previews/1527793042.m4a")
+            #expect(songs[0].previewURL?.absoluteString == "\(stubs.baseURL)/previews/1527793042.m4a")
             #expect(songs[9].previewURL == nil, "the entry without a preview still appears")
-            #expect(server.journal().first?.path == "/us/rss/topsongs/limit=25/xml")
+            #expect(server.journal(JournalQuery()).first?.path == "/us/rss/topsongs/limit=25/xml")
             let detail = SongDetailViewModel(song: songs[0], playback: PlaybackController(player: FakeMediaPlayer()))
             #expect(detail.priceText() == "$0.69")
             #expect(detail.imageURL?.absoluteString.hasSuffix("170x170bb.png") == true)
         }
     }
 
-    @Test(arguments: [
-        ("bad", TopSongsViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
-        ("nil", .failed(APIError.emptyBody.message)),
-        ("empty", .empty),
-        ("server-error", .failed(APIError.status(503, body: Data()).message)),
-        ("drop", .failed(APIError.transport("").message)),
-    ])
-    func eachVariant_endsInItsState(_ variant: String, expected: TopSongsViewModel.State) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", TopSongsViewModel.State.failed(APIError.decoding(path: "", description: "").message)),
+            ("nil", .failed(APIError.emptyBody.message)),
+            ("empty", .empty),
+            ("server-error", .failed(APIError.status(503, body: Data()).message)),
+            ("drop", .failed(APIError.transport("").message)),
+        ])
+    func eachVariant_endsInItsState(_ transport: Transport, _ example: (String, TopSongsViewModel.State)) async throws {
+        let (variant, expected) = example
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "top-songs")
-            let model = model(server.baseURL)
+            let model = model(stubs)
             await model.viewAppeared()
             #expect(model.state == expected)
         }
     }
 
-    @Test func badXML_reportsWhereItBroke() async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases) func badXML_reportsWhereItBroke(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             try server.setVariant("bad", forStub: "top-songs")
             do {
-                _ = try await LiveTopSongsClient(http: realClient(), baseURL: server.baseURL).topSongs()
+                _ = try await LiveTopSongsClient(http: stubs.client(), baseURL: stubs.baseURL).topSongs()
                 Issue.record("malformed XML was read")
             } catch {
                 guard case .decoding(let path, _)? = error as? APIError else {
@@ -70,17 +80,20 @@ struct TopSongsEndToEndTests {
     }
 
     /// The network goes away and comes back (driven by the fake monitor) while the server keeps running.
-    @Test func offlineThenOnline_theQueuedLoadRunsWhenTheNetworkReturns() async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases) func offlineThenOnline_theQueuedLoadRunsWhenTheNetworkReturns(
+        _ transport: Transport
+    ) async throws {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             let monitor = FakeConnectivityMonitor(.unsatisfied)
-            let model = model(server.baseURL, monitor: monitor)
+            let model = model(stubs, monitor: monitor)
             let watcher = Task { await model.monitorConnectivity() }
             defer { watcher.cancel() }
 
             await model.viewAppeared()
             #expect(model.state == .idle)
             #expect(model.offlineNotice != nil)
-            #expect(server.requestCount() == 0, "nothing was sent while offline")
+            #expect(server.requestCount(JournalQuery()) == 0, "nothing was sent while offline")
 
             monitor.set(.satisfied)
             try await waitUntil("the queued load to finish online") {

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import StubServer
+import StubServerInProcess
 import Testing
 import TrackSearchFeature
 
@@ -14,10 +15,9 @@ struct TrackSearchEndToEndTests {
         var list: [TrackSearchViewModel.ListUpdate] = []
     }
 
-    private func make(_ server: StubServer, monitor: FakeConnectivityMonitor? = nil) -> (TrackSearchViewModel, Updates)
-    {
+    private func make(_ stubs: Stubs, monitor: FakeConnectivityMonitor? = nil) -> (TrackSearchViewModel, Updates) {
         let model = TrackSearchViewModel(
-            client: LiveTrackSearchClient(http: realClient(), baseURL: server.baseURL), monitor: monitor)
+            client: LiveTrackSearchClient(http: stubs.client(), baseURL: stubs.baseURL), monitor: monitor)
         let updates = Updates()
         model.onListUpdate = { updates.list.append($0) }
         return (model, updates)
@@ -33,16 +33,19 @@ struct TrackSearchEndToEndTests {
         Issue.record("still loading pages after \(maxLoads) loads; status \(model.status)")
     }
 
-    @Test func scrolling_loadsAllThreePagesAsOneReloadAndTwoInsertions() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let (model, updates) = make(server)
+    @Test(arguments: Transport.allCases) func scrolling_loadsAllThreePagesAsOneReloadAndTwoInsertions(
+        _ transport: Transport
+    ) async throws {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
+            let (model, updates) = make(stubs)
             await model.searchTextChanged("jack johnson")?.value
             await scrollToTheEnd(model)
             #expect(model.rows.count == 62)
             #expect(model.status == .complete)
             #expect(updates.list == [.reload, .reload, .insert(25..<50), .insert(50..<62)])
             #expect(
-                server.journal().map(\.target) == [
+                server.journal(JournalQuery()).map(\.target) == [
                     "/search?term=jack%20johnson&offset=0&limit=25", "/search?term=jack%20johnson&offset=25&limit=25",
                     "/search?term=jack%20johnson&offset=50&limit=25",
                 ])
@@ -50,27 +53,36 @@ struct TrackSearchEndToEndTests {
         }
     }
 
-    @Test(arguments: [
-        ("bad", TrackSearchViewModel.Status.failed(APIError.decoding(path: "", description: "").message)),
-        ("nil", .failed(APIError.emptyBody.message)),
-        ("server-error", .failed(APIError.status(503, body: Data()).message)),
-        ("drop", .failed(APIError.transport("").message)),
-        ("empty", .empty),
-        ("slow", .loaded),
-    ])
-    func firstPage_reflectsEachVariant(_ variant: String, expected: TrackSearchViewModel.Status) async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(
+        arguments: Transport.allCases,
+        [
+            ("bad", TrackSearchViewModel.Status.failed(APIError.decoding(path: "", description: "").message)),
+            ("nil", .failed(APIError.emptyBody.message)),
+            ("server-error", .failed(APIError.status(503, body: Data()).message)),
+            ("drop", .failed(APIError.transport("").message)),
+            ("empty", .empty),
+            ("slow", .loaded),
+        ])
+    func firstPage_reflectsEachVariant(_ transport: Transport, _ example: (String, TrackSearchViewModel.Status))
+        async throws
+    {
+        let (variant, expected) = example
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             try server.setVariant(variant, forStub: "jack-johnson-page-1")
-            let (model, _) = make(server)
+            let (model, _) = make(stubs)
             await model.searchTextChanged("jack johnson")?.value
             #expect(model.status == expected)
         }
     }
 
-    @Test func aFailedSecondPage_isRetriedAndPagingGoesOn() async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases) func aFailedSecondPage_isRetriedAndPagingGoesOn(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             try server.setVariant("server-error", forStub: "jack-johnson-page-2")
-            let (model, updates) = make(server)
+            let (model, updates) = make(stubs)
             await model.searchTextChanged("jack johnson")?.value
             await scrollToTheEnd(model)
             #expect(model.status == .failed(APIError.status(503, body: Data()).message))
@@ -83,9 +95,10 @@ struct TrackSearchEndToEndTests {
         }
     }
 
-    @Test func mixedMedia_showsEveryKind() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let (model, _) = make(server)
+    @Test(arguments: Transport.allCases) func mixedMedia_showsEveryKind(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
+            let (model, _) = make(stubs)
             await model.searchTextChanged("surf")?.value
             #expect(
                 model.rows.map(\.kindLabel) == [
@@ -103,27 +116,30 @@ struct TrackSearchEndToEndTests {
         }
     }
 
-    @Test func aTermNobodyRecorded_isEmpty() async throws {
-        try await withStubServer(fixtures: mockData) { server in
-            let (model, _) = make(server)
+    @Test(arguments: Transport.allCases) func aTermNobodyRecorded_isEmpty(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
+            let (model, _) = make(stubs)
             await model.searchTextChanged("zzz")?.value
             #expect(model.status == .empty)
         }
     }
 
-    @Test func offlineThenOnline_loadsThePendingPage() async throws {
-        try await withStubServer(fixtures: mockData) { server in
+    @Test(arguments: Transport.allCases) func offlineThenOnline_loadsThePendingPage(_ transport: Transport) async throws
+    {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            let server = stubs.server
             let monitor = FakeConnectivityMonitor(.unsatisfied)
-            let (model, _) = make(server, monitor: monitor)
+            let (model, _) = make(stubs, monitor: monitor)
             let watcher = Task { await model.monitorConnectivity() }
             defer { watcher.cancel() }
             await model.searchTextChanged("jack johnson")?.value
             #expect(model.status == .offline)
-            #expect(server.requestCount() == 0)
+            #expect(server.requestCount(JournalQuery()) == 0)
             monitor.set(.satisfied)
             try await waitUntil("the pending page to load") { !model.rows.isEmpty }
             #expect(model.rows.count == 25)
-            #expect(server.requestCount() == 1)
+            #expect(server.requestCount(JournalQuery()) == 1)
         }
     }
 }

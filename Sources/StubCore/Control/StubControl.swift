@@ -24,6 +24,8 @@ public protocol StubControl: AnyObject, Sendable {
     func requestCount(_ query: JournalQuery) -> Int
     /// The requests no stub matched, oldest first.
     func unmatchedRequests() -> [JournalEntry]
+    /// Empties the journal.
+    func clearJournal()
     /// Forgets run-time variant choices, sequence positions, scenario states and the journal.
     func reset()
     /// Loads the catalog's folder again; on failure the current catalog stays in service.
