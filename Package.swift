@@ -79,6 +79,8 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks", dependencies: ["MoviesFeature", "TopSongsFeature", "XMLPath"], swiftSettings: settings),
         .target(name: "RawHTTPClient", swiftSettings: settings),
+        // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
+        .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
@@ -175,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "CLISupport", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
+                "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
                 "StubServerRecordCLI",
                 "StubServer",
             ],

@@ -34,6 +34,13 @@
                 ?? URL(fileURLWithPath: "stub-server-not-built")
         }()
 
+        /// The built `InProcessProbe` (Linux), found like `executable`.
+        static let inProcessProbe: URL =
+            locate(
+                "InProcessProbe", override: nil, near: [executable],
+                isExecutable: FileManager.default.isExecutableFile(atPath:))
+            ?? URL(fileURLWithPath: "InProcessProbe-not-built")
+
         /// Where the tool `name` is: `override` when given and executable, else in the folder of one of `places` (a
         /// test bundle, an executable) or a folder above it, the first such place winning.
         static func locate(
@@ -72,22 +79,25 @@
         /// that runs for seconds must not hold one of the cooperative pool's few threads meanwhile.
         /// - Throws: `ChildProcess.TimedOut` when the tool has not exited within `limit` seconds (it is killed).
         static func run(
-            _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10
+            _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10,
+            tool: URL = executable
         ) async throws -> Result {
             try await withCheckedThrowingContinuation { continuation in
                 Thread {
                     continuation.resume(
-                        with: Swift.Result { try runBlocking(arguments, environment: changes, limit: limit) })
+                        with: Swift.Result {
+                            try runBlocking(arguments, environment: changes, limit: limit, tool: tool)
+                        })
                 }
                 .start()
             }
         }
 
         private static func runBlocking(
-            _ arguments: [String], environment changes: [String: String?], limit: Double
+            _ arguments: [String], environment changes: [String: String?], limit: Double, tool: URL
         ) throws -> Result {
             let process = Process()
-            process.executableURL = executable
+            process.executableURL = tool
             process.arguments = arguments
             process.environment = environment(changes)
             process.currentDirectoryURL = packageRoot
@@ -100,7 +110,7 @@
             let (stdout, stderr) = (outReader.wait(within: 5), errReader.wait(within: 5))
             guard exited, let stdout, let stderr else {
                 throw ChildProcess.TimedOut(
-                    what: "stub-server \(arguments.joined(separator: " ")) to exit", limit: limit,
+                    what: "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) to exit", limit: limit,
                     stdout: stdout ?? outReader.received, stderr: stderr ?? errReader.received)
             }
             return Result(
