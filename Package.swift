@@ -148,7 +148,8 @@ let package = Package(
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking",
                 "NetworkingTestSupport",
-                "Playback", "PlaybackTestSupport", "StubServer", "StubServerTesting", "TopSongsFeature", "TrackSearchFeature",
+                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "TopSongsFeature",
+                "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),
