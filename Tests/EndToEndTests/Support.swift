@@ -36,23 +36,27 @@ struct Stubs: Sendable {
     let baseURL: URL
     private let sessionConfiguration: @Sendable () -> URLSessionConfiguration
 
+    /// A new configuration whose sessions reach this server.
+    var configuration: URLSessionConfiguration { sessionConfiguration() }
+
     /// The real client reaching this server, with `realClient`'s timeouts.
     func client(timeout: TimeInterval = 5) -> URLSessionHTTPClient {
         realClient(timeout: timeout, configuration: sessionConfiguration())
     }
 
-    /// Runs `body` with a server over `transport`, stopped afterwards; in process, requests go to `realHost`.
+    /// Runs `body` with a server of `fixtures` over `transport`, stopped afterwards; in process, requests go to
+    /// `realHost`.
     static func with<T>(
-        _ transport: Transport, realHost: URL, isolation: isolated (any Actor)? = #isolation,
-        _ body: (Stubs) async throws -> T
+        _ transport: Transport, fixtures: URL = mockData, realHost: URL,
+        isolation: isolated (any Actor)? = #isolation, _ body: (Stubs) async throws -> T
     ) async throws -> T {
         switch transport {
         case .socket:
-            return try await withStubServer(fixtures: mockData) { server in
+            return try await withStubServer(fixtures: fixtures) { server in
                 try await body(Stubs(server: server, baseURL: server.baseURL) { .ephemeral })
             }
         case .inProcess:
-            let stubs = try InProcessStubs.start(fixtures: mockData)
+            let stubs = try InProcessStubs.start(fixtures: fixtures)
             do {
                 let result = try await body(Stubs(server: stubs, baseURL: realHost) { stubs.sessionConfiguration })
                 await stubs.stop()
