@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AlbumsFeature", "DessertsFeature", "ImageCache", "MoviesFeature", "Networking",
+                "AlbumsFeature", "DessertsFeature", "ImageCache", "Locking", "MoviesFeature", "Networking",
                 "NetworkingTestSupport",
                 "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "TopSongsFeature",
                 "TrackSearchFeature",

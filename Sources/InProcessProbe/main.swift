@@ -22,8 +22,9 @@
             else { return nil }
             return String(link.dropFirst(8).dropLast())
         }
-        let tables = ["/proc/self/net/tcp", "/proc/self/net/tcp6"].compactMap {
-            try? String(contentsOfFile: $0, encoding: .utf8)
+        // Read to the end: procfs reports a size of 0, and the table outgrows one read when many sockets are open.
+        let tables = ["/proc/self/net/tcp", "/proc/self/net/tcp6"].compactMap { path in
+            FileHandle(forReadingAtPath: path).map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }
         }
         let tcpInodes = Set(
             tables.flatMap { $0.split(separator: "\n").dropFirst() }.compactMap { line in

@@ -28,11 +28,16 @@ public final class RawHTTPClient {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        var result: Int32
+        // After a signal interrupts it, the connect goes on: calling again reports it under way, then done.
+        repeat {
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
-        }
+            if result != 0 && errno == EISCONN { result = 0 }
+        } while result != 0 && (errno == EINTR || errno == EALREADY)
         guard result == 0 else {
             // deinit runs for an instance whose init throws once it is fully initialized: forget the descriptor,
             // or deinit closes its number again, by then perhaps another test's listener.
@@ -71,6 +76,7 @@ public final class RawHTTPClient {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw ClientError.closedEarly(received: "send failed: errno \(errno)") }
             offset += count
         }
@@ -159,7 +165,11 @@ public final class RawHTTPClient {
 
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        var count: Int
+        // A signal (SIGCHLD, when a test's child process exits) interrupts a blocking read: read again.
+        repeat {
+            count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        } while count < 0 && errno == EINTR
         if count < 0 {
             throw ClientError.readFailed(errno)
         }

@@ -145,8 +145,16 @@
             init(_ pipe: Pipe) {
                 let handle = pipe.fileHandleForReading
                 Thread { [self] in
-                    while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {
-                        self.data.withLock { $0.append(chunk) }
+                    // read(2), not FileHandle, which throws on EINTR (a signal such as SIGCHLD when another test's
+                    // child exits) and would end the stream early.
+                    var chunk = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let count = chunk.withUnsafeMutableBytes {
+                            read(handle.fileDescriptor, $0.baseAddress, $0.count)
+                        }
+                        if count < 0 && errno == EINTR { continue }
+                        guard count > 0 else { break }
+                        self.data.withLock { $0.append(contentsOf: chunk[..<count]) }
                     }
                     self.ended.signal()
                 }
@@ -241,7 +249,11 @@
                 }
                 let left = Int32((deadline.timeIntervalSinceNow * 1000).rounded(.up))
                 var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                guard left > 0, poll(&entry, 1, left) > 0 else { return nil }
+                guard left > 0 else { return nil }
+                let ready = poll(&entry, 1, left)
+                // A signal (SIGCHLD, when another test's child exits) ends the wait early: wait again.
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0 else { return nil }
                 let chunk = output.availableData
                 if chunk.isEmpty { return nil }
                 buffer.append(chunk)

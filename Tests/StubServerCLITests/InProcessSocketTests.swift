@@ -20,6 +20,7 @@
             let result = try await CLIRunner.run(
                 [CLIRunner.packageRoot.appendingPathComponent("MockData").path, "--control"],
                 tool: CLIRunner.inProcessProbe)
+            #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("tcp sockets before=0 after=1;"), "\(result.stdout)")
         }
     }
