@@ -29,8 +29,8 @@ public final class InProcessStubs: StubControl {
 
     let runtime: StubRuntime
     /// The number in the registry, which the protocol class spells (`ServerTag`).
-    private let number: Int
-    private let protocolClass: AnyClass
+    let number: Int
+    let protocolClass: AnyClass
     /// Answers under way, ended when the server stops; nil once stopped.
     private let loads = Lock<[ObjectIdentifier: StubLoad]?>([:])
 
@@ -94,13 +94,8 @@ public final class InProcessStubs: StubControl {
             return Array((loads ?? [:]).values)
         }
         for load in pending { load.fail(.networkConnectionLost, "the in-process stub server stopped") }
-        Self.registry.withLock { registry in
-            registry.servers[number] = nil
-            if registry.intercepting == number {
-                URLProtocol.unregisterClass(protocolClass)
-                registry.intercepting = nil
-            }
-        }
+        stopInterceptingSharedSession()
+        Self.registry.withLock { $0.servers[number] = nil }
         urlSession.invalidateAndCancel()
     }
 

@@ -22,12 +22,16 @@ actor FixtureWriter {
     }
 
     /// Records one exchange.
+    /// - Parameter host: the upstream's host, added to the file's `hosts` (what the folder answers in process).
     /// - Returns: a line saying what was written, or nil when the answer was recorded before.
     /// - Throws: when a file cannot be read or written.
-    func record(_ request: ForwardedRequest, status: Int, headers: [HeaderField], body: [UInt8]) throws -> String? {
+    func record(_ request: ForwardedRequest, host: String?, status: Int, headers: [HeaderField], body: [UInt8]) throws
+        -> String?
+    {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("stubs.json")
-        var stubs = try readStubs(file)
+        var (stubs, hosts) = try readStubs(file)
+        if let host = host?.lowercased(), Stub.isValidHost(host), !hosts.contains(host) { hosts.append(host) }
         let matcher = requestMatcher(request)
         let kept = headers.filter { field in
             !Self.droppedHeaders.contains { $0.lowercased() == field.name.lowercased() }
@@ -51,7 +55,7 @@ actor FixtureWriter {
             stub["variants"] = variants
             stub["sequence"] = sequence
             stubs[index] = stub
-            try writeStubs(stubs, to: file)
+            try writeStubs(stubs, hosts: hosts, to: file)
             return "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) \(step)"
         }
         let name = uniqueName(Self.stubName(method: request.method, path: request.path), among: stubs)
@@ -63,26 +67,29 @@ actor FixtureWriter {
         bad["generated"] = true
         let empty: [String: Any] = ["status": 200, "headers": ["Content-Type": type], "body": "", "generated": true]
         stubs.append(["name": name, "request": matcher, "variants": ["good": good, "bad": bad, "nil": empty]])
-        try writeStubs(stubs, to: file)
+        try writeStubs(stubs, hosts: hosts, to: file)
         return
             "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) (good; bad and nil generated)"
     }
 
     // MARK: Stubs
 
-    private func readStubs(_ file: URL) throws -> [[String: Any]] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+    /// The file's stubs and hosts; none of either for a file not written yet.
+    private func readStubs(_ file: URL) throws -> (stubs: [[String: Any]], hosts: [String]) {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return ([], []) }
         guard let top = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let stubs = top["stubs"] as? [[String: Any]]
         else {
             throw RecordingError.unreadableStubs(file.path)
         }
-        return stubs
+        return (stubs, top["hosts"] as? [String] ?? [])
     }
 
-    private func writeStubs(_ stubs: [[String: Any]], to file: URL) throws {
+    private func writeStubs(_ stubs: [[String: Any]], hosts: [String], to file: URL) throws {
+        var top: [String: Any] = ["stubs": stubs]
+        if !hosts.isEmpty { top["hosts"] = hosts }
         var data = try JSONSerialization.data(
-            withJSONObject: ["stubs": stubs], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: top, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
         try data.write(to: file, options: .atomic)
     }

@@ -47,7 +47,7 @@ public struct HARImporter: Sendable {
                     folder: fixtures.appendingPathComponent(folder), redaction: redaction, appendsSequences: true)
             writers[folder] = writer
             if let line = try await writer.record(
-                entry.request, status: entry.status, headers: entry.headers, body: entry.body)
+                entry.request, host: entry.host, status: entry.status, headers: entry.headers, body: entry.body)
             {
                 lines.append(line)
             }

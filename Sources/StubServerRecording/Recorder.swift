@@ -46,12 +46,14 @@ public struct Recorder: RequestForwarder {
     }
 
     package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
-        let (client, writer, log) = (client, writer, log)
+        let (client, writer, log, host) = (client, writer, log, client.upstream.host)
         Task {
             let answer = await client.send(request)
             if case .response(let status, let headers, let body) = answer {
                 do {
-                    if let line = try await writer.record(request, status: status, headers: headers, body: body) {
+                    if let line = try await writer.record(
+                        request, host: host, status: status, headers: headers, body: body)
+                    {
                         log(line)
                     }
                 } catch {

@@ -1,6 +1,7 @@
 import Foundation
-import StubServerInProcess
 import Testing
+
+@testable import StubServerInProcess
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,16 +12,97 @@ let mockData = StubCatalog.findFolder()!
 
 @Suite(.timeLimit(.minutes(1)))
 struct InProcessStubsTests {
+    static let search = URL(string: "https://itunes.apple.com/search?term=jack+johnson&offset=0&limit=25")!
+
     @Test func aRealHTTPSURL_getsTheFixtureByteForByte() async throws {
         let stubs = try InProcessStubs.start(fixtures: mockData)
-        let url = URL(string: "https://itunes.apple.com/search?term=jack+johnson&offset=0&limit=25")!
-        let (data, response) = try await stubs.urlSession.data(from: url)
+        let (data, response) = try await stubs.urlSession.data(from: Self.search)
         await stubs.stop()
         let fixture = try Data(contentsOf: mockData.appendingPathComponent("itunes-search/jack-johnson.0.json"))
         #expect(data == fixture)
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 200)
-        #expect(http.url == url)
+        #expect(http.url == Self.search)
+        #expect(http.value(forHTTPHeaderField: "X-Stub-Name") == "jack-johnson-page-1")
+        #expect(http.value(forHTTPHeaderField: "Content-Length") == String(fixture.count))
         #expect(stubs.journal().map(\.stub) == ["jack-johnson-page-1"])
+    }
+
+    /// A folder with `hosts` answers only those hosts in process; the 404 names the host it expected.
+    @Test func aHostNoFolderAnswers_isUnmatched_andTheNearMissNamesTheHost() async throws {
+        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let elsewhere = URL(string: "https://example.com/search?term=jack+johnson&offset=0&limit=25")!
+        let (data, response) = try await stubs.urlSession.data(from: elsewhere)
+        await stubs.stop()
+        #expect((response as? HTTPURLResponse)?.statusCode == 404)
+        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let closest = try #require(body["closest"] as? [[String: Any]])
+        let first = try #require(closest.first?["mismatches"] as? [[String: String]])
+        #expect(first == [["field": "host", "expected": "itunes.apple.com", "actual": "example.com"]])
+        #expect(stubs.unmatchedRequests().map(\.target) == ["/search?term=jack+johnson&offset=0&limit=25"])
+    }
+
+    /// Each server answers only the sessions made from its own configuration, whatever runs beside it.
+    @Test func manyServersAtOnce_eachSessionReachesItsOwn() async throws {
+        let servers = try (0..<4).map { _ in try InProcessStubs.start(fixtures: mockData) }
+        try servers[2].setVariant("empty", forStub: "jack-johnson-page-1")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, server) in servers.enumerated() {
+                group.addTask {
+                    for _ in 0...index { _ = try await server.urlSession.data(from: Self.search) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(servers.map { $0.requestCount(JournalQuery()) } == [1, 2, 3, 4])
+        #expect(servers.map { $0.journal(JournalQuery()).last?.variant } == ["good", "good", "empty", "good"])
+        for server in servers { await server.stop() }
+    }
+
+    @Test func stop_endsAnswersUnderWay_andLaterRequestsCannotConnect() async throws {
+        let stubs = try InProcessStubs.start(fixtures: mockData)
+        var hanging = URLRequest(url: Self.search)
+        hanging.setValue("slow", forHTTPHeaderField: "X-Stub-Variant")  // answers after 1.5 s
+        let session = URLSession(configuration: stubs.sessionConfiguration)
+        let pending = Task { try await session.data(for: hanging) }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while stubs.requestCount(JournalQuery()) == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        await stubs.stop()
+        #expect(stubs.hasStopped)
+        await #expect {
+            try await pending.value
+        } throws: {
+            ($0 as? URLError)?.code == .networkConnectionLost
+        }
+        await #expect {
+            try await session.data(from: Self.search)
+        } throws: {
+            ($0 as? URLError)?.code == .cannotConnectToHost
+        }
+    }
+
+    @Test func theSharedSession_isInterceptedOnApplePlatformsOnly() async throws {
+        let stubs = try InProcessStubs.start(fixtures: mockData)
+        defer { Task { await stubs.stop() } }
+        #if canImport(FoundationNetworking)
+            #expect(throws: InProcessStubsError.sharedSessionNotInterceptable) { try stubs.interceptSharedSession() }
+        #else
+            try stubs.interceptSharedSession()
+            let other = try InProcessStubs.start(fixtures: mockData)
+            #expect(throws: InProcessStubsError.sharedSessionTaken) { try other.interceptSharedSession() }
+            await other.stop()
+            let (data, _) = try await URLSession.shared.data(from: Self.search)
+            #expect(!data.isEmpty)
+            #expect(stubs.requestCount(JournalQuery()) == 1)
+            stubs.stopInterceptingSharedSession()
+        #endif
+    }
+
+    /// The type that names a server spells its number in binary, for any number.
+    @Test(arguments: [0, 1, 2, 5, 6, 255, 1_000, 65_537])
+    func aServerTag_spellsItsNumber(_ number: Int) {
+        #expect(Zero.tag(for: number).number == number)
     }
 }

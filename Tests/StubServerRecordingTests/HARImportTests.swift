@@ -58,6 +58,9 @@ struct HARImportTests {
             ])
         let catalog = try StubCatalog.load(from: folder)
         #expect(catalog.stubs.map(\.api) == ["is1-ssl-mzstatic-com", "itunes-apple-com"])
+        #expect(
+            catalog.stubs.map(\.hosts) == [["is1-ssl.mzstatic.com"], ["itunes.apple.com"]],
+            "each folder answers its host in process")
         let search = try #require(catalog.stub(named: "get-search"))
         #expect(search.sequence == ["good", "recorded-2"])
         #expect(search.variants["good"]?.body == Array(#"{"n":1}"#.utf8))

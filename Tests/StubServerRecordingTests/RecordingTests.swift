@@ -133,6 +133,7 @@ struct RecordingTests {
         await upstream.stop()
         let catalog = try StubCatalog.load(from: folder)
         #expect(catalog.stubs.map(\.name) == ["local", "get-search"])
+        #expect(catalog.stubs.map(\.hosts) == [["127.0.0.1"], ["127.0.0.1"]], "the upstream's host, for in process")
     }
 
     @Test func anUnreadableStubsFile_isLeftUntouched_andTheAnswerStillGoesBack() async throws {

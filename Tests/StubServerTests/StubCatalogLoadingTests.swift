@@ -24,6 +24,8 @@ struct StubCatalogLoadingTests {
         for stub in catalog.stubs {
             #expect(Set(["good", "bad", "nil"]).isSubset(of: stub.variants.keys), "\(stub.name)")
         }
+        #expect(catalog.stub(named: "desserts")?.hosts == ["themealdb.com", "www.themealdb.com"])
+        #expect(catalog.stub(named: "jack-johnson-page-1")?.hosts == ["itunes.apple.com"])
     }
 
     @Test func testCatalog_loadsEveryField() throws {
@@ -112,6 +114,13 @@ struct StubCatalogLoadingTests {
             #"api/stubs.json: stubs[1].name: duplicate stub name "a", also in api/stubs.json"#
         ),
         (#"{"stubs": {}}"#, "api/stubs.json: stubs: must be an array, not an object"),
+        (
+            #"{"hosts": ["https://itunes.apple.com"], "stubs": []}"#,
+            #"api/stubs.json: hosts[0]: must be a host name such as "itunes.apple.com", without scheme, port or path, not "https://itunes.apple.com""#
+        ),
+        (#"{"hosts": [], "stubs": []}"#, "api/stubs.json: hosts: must be a non-empty array of host names"),
+        (#"{"hosts": "itunes.apple.com", "stubs": []}"#, "api/stubs.json: hosts: must be a non-empty array of host names"),
+        (#"{"hosts": ["a.example:8080"], "stubs": []}"#, #"api/stubs.json: hosts[0]: must be a host name"#),
         (#"{"stubs": [}"#, "api/stubs.json: invalid JSON"),
     ])
     func load_reportsEachProblemWithFileAndKeyPath(_ stubs: String, expected: String) throws {
