@@ -9,7 +9,8 @@ extension InProcessStubs {
     /// `stopInterceptingSharedSession()` or `stop()`. Process-wide: every request of `URLSession.shared` in the
     /// process reaches this server, so tests that intercept run `.serialized` (one server intercepts at a time).
     ///
-    /// Apple platforms only. swift-corelibs-foundation gives `URLSession.shared` a copy of the protocol classes
+    /// Apple platforms only: `URLProtocol.registerClass(_:)`, which `URLSession.shared` consults
+    /// (developer.apple.com/documentation/foundation/urlprotocol/registerclass(_:)). swift-corelibs-foundation gives `URLSession.shared` a copy of the protocol classes
     /// registered when it was made, its own HTTP protocol among them, and asks them in the order registered, so a
     /// class registered later never answers http or https there (`URLSession.swift` `shared`, `URLProtocol.swift`
     /// `registerClass` and `getProtocolClass`).

@@ -119,7 +119,10 @@ struct StubCatalogLoadingTests {
             #"api/stubs.json: hosts[0]: must be a host name such as "itunes.apple.com", without scheme, port or path, not "https://itunes.apple.com""#
         ),
         (#"{"hosts": [], "stubs": []}"#, "api/stubs.json: hosts: must be a non-empty array of host names"),
-        (#"{"hosts": "itunes.apple.com", "stubs": []}"#, "api/stubs.json: hosts: must be a non-empty array of host names"),
+        (
+            #"{"hosts": "itunes.apple.com", "stubs": []}"#,
+            "api/stubs.json: hosts: must be a non-empty array of host names"
+        ),
         (#"{"hosts": ["a.example:8080"], "stubs": []}"#, #"api/stubs.json: hosts[0]: must be a host name"#),
         (#"{"stubs": [}"#, "api/stubs.json: invalid JSON"),
     ])
