@@ -166,13 +166,13 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",
-            dependencies: ["Locking", "RawHTTPClient", "StubServer", "StubServerTesting"],
+            dependencies: ["Locking", "RawHTTPClient", "StubServer", "StubServerInProcess", "StubServerTesting"],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",
-            dependencies: ["RawHTTPClient", "StubServer", "StubServerXCTest"],
+            dependencies: ["RawHTTPClient", "StubServer", "StubServerInProcess", "StubServerXCTest"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubServerInProcess
 import StubServerXCTest
 import XCTest
 
@@ -45,6 +46,16 @@ final class StubServerXCTestHelperTests: XCTestCase {
         }
         XCTAssertEqual(
             server.journal(JournalQuery(stub: "top-albums")).compactMap(\.variant), ["server-error", "nil", "good"])
+    }
+
+    func testStartInProcessStubs_answersTheRealHTTPSURL_andXCTAssertRequestedTakesIt() async throws {
+        let stubs = try startInProcessStubs(fixtures: mockData)
+        try stubs.setVariant("server-error", forStub: "top-albums")
+        let url = try XCTUnwrap(
+            URL(string: "https://rss.applemarketingtools.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
+        let (_, response) = try await stubs.urlSession.data(from: url)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 503)
+        XCTAssertRequested(stubs, JournalQuery(stub: "top-albums", variant: "server-error"))
     }
 
     /// A server that must have stopped by `tearDown`, which XCTest runs after the teardown blocks. (Its port

@@ -1,0 +1,71 @@
+import Foundation
+import StubServer
+import StubServerInProcess
+import StubServerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The albums feed at its real host, fetched through the running test's in-process server.
+private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, body: Data) {
+    let stubs = try InProcessStubs.required()
+    let url = URL(string: "https://rss.applemarketingtools.com\(albumsPath)\(suffix)")!
+    let (data, response) = try await stubs.urlSession.data(from: url)
+    return ((response as? HTTPURLResponse)?.statusCode, data)
+}
+
+/// The in-process trait on a suite: every test gets a fresh server, reached through its session at the real host.
+@Suite(.inProcessStubs(variants: ["top-albums": "server-error"]))
+struct InProcessStubsTraitTests {
+    @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
+        #expect(try await fetchAlbums().status == 503)
+        #expect(StubServer.current == nil)
+        expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
+    }
+
+    @Test(arguments: [1, 2])
+    func eachCase_getsItsOwnServer(_ requests: Int) async throws {
+        #expect(try InProcessStubs.required().requestCount(JournalQuery()) == 0)
+        for _ in 0..<requests { _ = try await fetchAlbums() }
+        expectRequests(JournalQuery(path: albumsPath), count: requests)
+    }
+
+    @Test(.inProcessStubs(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {
+        #expect(try await fetchAlbums().body.isEmpty)
+    }
+}
+
+struct InProcessStubsStrictnessTests {
+    @Test func outsideTheTrait_thereIsNoServer() {
+        #expect(InProcessStubs.current == nil)
+        #expect(throws: StubServerTestingError.noCurrentServer) { try InProcessStubs.required() }
+    }
+
+    @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await InProcessStubsTrait.inProcessStubs().provideScope(for: test, testCase: Test.Case.current) {
+                let answer = try await fetchAlbums("x")
+                #expect(answer.status == 404)
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+            return text.contains("no stub matched GET \(albumsPath)x (answered 404); closest stubs:")
+                && text.contains("top-albums (albums/stubs.json): path expected")
+                && text.contains("(strict .inProcessStubs: pass unmatched: .allow to permit unmatched requests)")
+                && issue.sourceLocation == test.sourceLocation
+        }
+    }
+
+    @Test func unmatchedAllow_letsUnmatchedRequestsPass() async throws {
+        let test = try #require(Test.current)
+        try await InProcessStubsTrait.inProcessStubs(unmatched: .allow).provideScope(
+            for: test, testCase: Test.Case.current
+        ) {
+            let answer = try await fetchAlbums("x")
+            #expect(answer.status == 404)
+        }
+    }
+}
