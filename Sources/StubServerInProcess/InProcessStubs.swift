@@ -145,13 +145,21 @@ extension InProcessStubs {
 
     static let registry = Lock(Registry())
 
-    /// Starts the answer to `request` by the server numbered `number`; a failure when that server has stopped.
-    static func startLoading(_ request: URLRequest, server number: Int, through channel: ClientChannel) -> StubLoad {
-        if let server = registry.withLock({ $0.servers[number] }) { return server.answer(request, through: channel) }
+    /// Starts the answer to `request` by the server numbered `number`; a failure when that server has stopped or
+    /// the task is one this platform cannot answer in process (`unsupported` says why).
+    static func startLoading(
+        _ request: URLRequest, server number: Int, unsupported: String?, through channel: ClientChannel
+    ) -> StubLoad {
+        let server = registry.withLock { $0.servers[number] }
+        if let server, unsupported == nil { return server.answer(request, through: channel) }
         let load = StubLoad(
             answer: StubAnswer(status: .ok), url: request.url ?? URL(string: "about:blank")!, omitsBody: true,
             timeout: .seconds(1), channel: channel, onEnd: {})
-        load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+        if let unsupported {
+            load.fail(.unsupportedURL, unsupported)
+        } else {
+            load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+        }
         return load
     }
 }

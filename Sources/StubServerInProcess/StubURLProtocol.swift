@@ -23,11 +23,30 @@ final class StubURLProtocol<Tag: ServerTag>: URLProtocol {
     }
 
     override func startLoading() {
-        let started = InProcessStubs.startLoading(request, server: Tag.number, through: ClientChannel(self))
+        let started = InProcessStubs.startLoading(
+            request, server: Tag.number, unsupported: Self.unsupported(task), through: ClientChannel(self))
         load.withLock { $0 = started }
     }
 
     override func stopLoading() {
         load.withLock { $0 }?.cancel()
+    }
+
+    /// Why `task` cannot be answered in process on this platform, or nil.
+    ///
+    /// swift-corelibs-foundation finishes a download task by force-casting a temporary-file URL only its own HTTP
+    /// protocol sets (`URLSessionTask.swift`, `_ProtocolClient.urlProtocolDidFinishLoading`: `as! URL`), and keeps
+    /// an upload task's body where no protocol can read it (`URLSessionTask.knownBody`, set by
+    /// `URLSession.uploadTask`): answering either would crash the process or match a request without its body.
+    static func unsupported(_ task: URLSessionTask?) -> String? {
+        #if canImport(FoundationNetworking)
+            if task is URLSessionDownloadTask {
+                return "download tasks cannot be answered in process on Linux; use a data task"
+            }
+            if task is URLSessionUploadTask {
+                return "upload tasks cannot be answered in process on Linux; use a data task with httpBody"
+            }
+        #endif
+        return nil
     }
 }
