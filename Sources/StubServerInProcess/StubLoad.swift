@@ -51,9 +51,12 @@ final class StubLoad: Sendable {
         after(milliseconds: answer.delayMs) { $0.beginAnswer() }
     }
 
-    /// Stops every step: the protocol stopped loading, so nothing more reaches the client.
+    /// Stops every step: the protocol stopped loading, so nothing more reaches the client. Waits for a call to the
+    /// client under way, also one that ends the load: swift-corelibs-foundation reports the cancellation itself
+    /// right after `stopLoading`, and a completion still running then would be resumed twice.
     func cancel() {
-        if endOnce() { channel.close() }
+        _ = endOnce()
+        channel.close()
     }
 
     /// Ends the request with `code`, unless it ended already (the server stopped, or the timeout ran out).
@@ -153,7 +156,9 @@ final class StubLoad: Sendable {
         let seen = progress.withLock { $0.deliveries }
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+        // Weakly: a load that ended is released at once, not when its timer would have run out.
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
             let (ended, deliveries) = progress.withLock { ($0.ended, $0.deliveries) }
             if ended { return }
             if deliveries != seen { return armTimeout() }

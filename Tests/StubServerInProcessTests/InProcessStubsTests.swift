@@ -106,3 +106,4 @@ struct InProcessStubsTests {
         #expect(Zero.tag(for: number).number == number)
     }
 }
+
