@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(
-            name: "StubServerInProcessTests", dependencies: ["StubServerInProcess"], swiftSettings: settings),
+            name: "StubServerInProcessTests", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess"],
+            swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(

@@ -11,10 +11,13 @@ import Foundation
 /// swift-corelibs-foundation, while URLSession starts and stops the protocol on its own threads and the answer
 /// arrives on timers; every use of them goes through `lock`.
 final class ClientChannel: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Recursive: were a platform to call `stopLoading` from inside a client call on the same thread, `close()`
+    /// must not wait for itself.
+    private let lock = NSRecursiveLock()
     private var urlProtocol: URLProtocol?
     // Apple's URL loading system wants a protocol's client called on the thread that called `startLoading`, which
-    // runs a run loop (OHHTTPStubs does the same): CFRunLoop.h:60 CFRunLoopGetCurrent, :78 CFRunLoopPerformBlock,
+    // runs a run loop (as AliSoftware/OHHTTPStubs Sources/OHHTTPStubs/HTTPStubs.m does in `startLoading` and
+    // `executeOnClientRunLoopAfterDelay:block:`): CFRunLoop.h:60 CFRunLoopGetCurrent, :78 CFRunLoopPerformBlock,
     // :74 CFRunLoopWakeUp, :55 kCFRunLoopDefaultMode (line numbers of swift-corelibs-foundation's copy).
     #if canImport(Darwin)
         private let runLoop = CFRunLoopGetCurrent()

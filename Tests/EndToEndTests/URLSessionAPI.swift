@@ -79,6 +79,7 @@ private final class Collector: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let fetched = state.withLock { state in
             state.error = error as? URLError
+            state.status = state.status ?? (task.response as? HTTPURLResponse)?.statusCode
             return state
         }
         let body = completion.withLock { $0 }

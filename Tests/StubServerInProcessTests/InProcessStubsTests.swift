@@ -106,4 +106,3 @@ struct InProcessStubsTests {
         #expect(Zero.tag(for: number).number == number)
     }
 }
-

@@ -57,7 +57,14 @@ struct TransferTaskTests {
             request.httpMethod = "POST"
             let (_, response) = try await stubs.urlSession.upload(for: request, from: Data(#"{"a":1}"#.utf8))
             #expect((response as? HTTPURLResponse)?.statusCode == 405, "the search is GET only")
-            #expect(stubs.journal(JournalQuery()).first?.body == Data(#"{"a":1}"#.utf8))
+            let journaled = stubs.journal(JournalQuery()).first?.body
+            print("upload task body as the in-process server journaled it: \(String(describing: journaled))")
+            // Unproven: OHHTTPStubs (issue #312) and SBTUITestTunnel say Apple's URLSession may keep an upload
+            // task's body from a URLProtocol; the first Apple run says which.
+            withKnownIssue("an upload task's body may not reach a URLProtocol on Apple platforms", isIntermittent: true)
+            {
+                #expect(journaled == Data(#"{"a":1}"#.utf8))
+            }
         }
     #endif
 }

@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+import HTTPMessages
+import Locking
+import Testing
+
+@testable import StubCore
+@testable import StubServerInProcess
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A protocol client that records each call and holds `urlProtocolDidFinishLoading` until released.
+private final class HoldingClient: NSObject, URLProtocolClient, Sendable {
+    let events = Lock<[String]>([])
+    let release = DispatchSemaphore(value: 0)
+
+    func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {}
+    func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {}
+    func urlProtocol(
+        _ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy
+    ) {
+        events.withLock { $0.append("response") }
+    }
+    func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+        events.withLock { $0.append("body") }
+    }
+    func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
+        events.withLock { $0.append("finishing") }
+        release.wait()
+        events.withLock { $0.append("finished") }
+    }
+    func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        events.withLock { $0.append("failed") }
+    }
+    func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {}
+    func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {}
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct StubLoadTests {
+    /// `stopLoading` (the load's `cancel`) returns only once a client call under way has returned, also the call
+    /// that ends the load: swift-corelibs-foundation reports the cancellation right after `stopLoading`, and a
+    /// completion still running then is resumed twice (`data(from:)` crashed the test process that way).
+    @Test func cancel_waitsForTheCallThatEndsTheLoad() async throws {
+        let client = HoldingClient()
+        let url = URL(string: "https://api.example.com/item")!
+        let urlProtocol = URLProtocol(request: URLRequest(url: url), cachedResponse: nil, client: client)
+        let load = StubLoad(
+            answer: StubAnswer(status: .ok, body: Array("ok".utf8)), url: url, omitsBody: false,
+            timeout: .seconds(10), channel: ClientChannel(urlProtocol), onEnd: {})
+        load.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !client.events.withLock({ $0.contains("finishing") }) {
+            try #require(ContinuousClock.now < deadline, "the load never finished")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let cancelled = DispatchSemaphore(value: 0)
+        Thread {
+            load.cancel()
+            client.events.withLock { $0.append("cancel returned") }
+            cancelled.signal()
+        }.start()
+        // Time for a cancel that does not wait to return; one that waits stays blocked until the release.
+        try await Task.sleep(for: .milliseconds(100))
+        client.events.withLock { $0.append("released") }
+        client.release.signal()
+        #expect(cancelled.wait(timeout: .now() + 10) == .success)
+        #expect(
+            client.events.withLock { $0 } == [
+                "response", "body", "finishing", "released", "finished", "cancel returned",
+            ])
+    }
+}
