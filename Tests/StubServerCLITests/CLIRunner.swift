@@ -238,8 +238,10 @@
         }
 
         /// The next line on stdout, or nil once the process closed it or printed nothing for `timeout` seconds: a
-        /// tool that stops talking fails its test instead of hanging the run.
-        func nextLine(timeout: Double = 10) -> String? {
+        /// tool that stops talking fails its test instead of hanging the run. Looks every few milliseconds and
+        /// sleeps between looks: a blocking wait would hold one of the cooperative pool's few threads (two on a
+        /// 2-CPU machine) for as long as the tool takes, and stall every other test meanwhile.
+        func nextLine(timeout: Double = 10) async -> String? {
             let deadline = Date() + timeout
             while true {
                 if let newline = buffer.firstIndex(of: 0x0A) {
@@ -247,36 +249,45 @@
                     buffer.removeSubrange(buffer.startIndex...newline)
                     return line
                 }
-                let left = Int32((deadline.timeIntervalSinceNow * 1000).rounded(.up))
                 var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                guard left > 0 else { return nil }
-                let ready = poll(&entry, 1, left)
-                // A signal (SIGCHLD, when another test's child exits) ends the wait early: wait again.
-                if ready < 0 && errno == EINTR { continue }
-                guard ready > 0 else { return nil }
-                let chunk = output.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
+                let ready = poll(&entry, 1, 0)
+                if ready > 0 {
+                    let chunk = output.availableData
+                    if chunk.isEmpty { return nil }
+                    buffer.append(chunk)
+                    continue
+                }
+                // Nothing yet, or a signal (SIGCHLD, when another test's child exits) interrupted the look.
+                guard ready == 0 || errno == EINTR, deadline.timeIntervalSinceNow > 0 else { return nil }
+                try? await Task.sleep(for: .milliseconds(5))
             }
         }
 
         /// Lines until one contains `text`; nil if stdout ends first or no such line comes within `timeout` seconds.
-        func line(containing text: String, timeout: Double = 10) -> String? {
+        func line(containing text: String, timeout: Double = 10) async -> String? {
             let deadline = Date() + timeout
-            while let line = nextLine(timeout: deadline.timeIntervalSinceNow) {
+            while let line = await nextLine(timeout: deadline.timeIntervalSinceNow) {
                 if line.contains(text) { return line }
             }
             return nil
         }
 
-        /// Sends `signal` and waits (at most `timeout` seconds) for the exit; returns the exit status and stderr. A
-        /// server that outlives the wait is killed: its status is then SIGKILL's, and stderr says so.
-        func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) -> (status: Int32, stderr: String) {
+        /// Sends `signal` and waits (at most `timeout` seconds, on a thread of its own) for the exit; returns the
+        /// exit status and stderr. A server that outlives the wait is killed: its status is then SIGKILL's, and
+        /// stderr says so.
+        func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) async -> (status: Int32, stderr: String) {
             kill(process.processIdentifier, signal)
-            let exited = child.waitForExit(within: timeout)
-            var stderr = String(decoding: errors.wait(within: 5) ?? errors.received, as: UTF8.self)
-            if !exited { stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n" }
-            return (process.isRunning ? -1 : process.terminationStatus, stderr)
+            let (child, errors, process) = (child, errors, process)
+            return await withCheckedContinuation { continuation in
+                Thread {
+                    let exited = child.waitForExit(within: timeout)
+                    var stderr = String(decoding: errors.wait(within: 5) ?? errors.received, as: UTF8.self)
+                    if !exited {
+                        stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n"
+                    }
+                    continuation.resume(returning: (process.isRunning ? -1 : process.terminationStatus, stderr))
+                }.start()
+            }
         }
     }
 #endif

@@ -1,6 +1,7 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
+    import RawHTTPClient
     import Locking
     import Testing
 
@@ -50,28 +51,35 @@
             }
         }
 
+        // The writes and waits below block: each runs on a thread of its own (`blocking`), never holding one of the
+        // cooperative pool's few threads.
         @Test(arguments: [false, true])
-        func aFullPipe_getsEveryByteOnceTheReaderCatchesUp(nonBlocking: Bool) throws {
+        func aFullPipe_getsEveryByteOnceTheReaderCatchesUp(nonBlocking: Bool) async throws {
             let ends = try Self.pipeEnds(nonBlockingWrite: nonBlocking)
             // Four times a Linux pipe's 64 KB: the writer must wait for the reader, which starts 200 ms late.
             let bytes = (0..<262_144).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let reader = SlowReader(ends.read, delay: 0.2)
-            Output.write(bytes, to: ends.write)
-            close(ends.write)
-            let received = try #require(reader.wait(), "the reader did not finish within 10 s")
+            let written = try await blocking {
+                Output.write(bytes, to: ends.write)
+                close(ends.write)
+                return reader.wait()
+            }
+            let received = try #require(written, "the reader did not finish within 10 s")
             #expect(received.count == bytes.count)
             #expect(received == bytes)
         }
 
-        @Test func aReaderThatNeverReads_costsTheWriterAboutASecond_thenTheRestIsDropped() throws {
+        @Test func aReaderThatNeverReads_costsTheWriterAboutASecond_thenTheRestIsDropped() async throws {
             let ends = try Self.pipeEnds(nonBlockingWrite: true)
             defer {
                 close(ends.read)
                 close(ends.write)
             }
-            let started = ContinuousClock.now
-            Output.write([UInt8](repeating: 0x61, count: 262_144), to: ends.write)
-            let waited = ContinuousClock.now - started
+            let waited = try await blocking {
+                let started = ContinuousClock.now
+                Output.write([UInt8](repeating: 0x61, count: 262_144), to: ends.write)
+                return ContinuousClock.now - started
+            }
             #expect(waited >= .milliseconds(900) && waited < .seconds(10), "waited \(waited)")
         }
 

@@ -118,24 +118,24 @@
 
         @Test func serve_printsItsAddressServesLogsAndStopsOnSignal() async throws {
             let server = try RunningServer(["--port", "0", "--variant", "bad"])
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             let prefix = "Serving "
             #expect(first.hasPrefix(prefix) && first.contains(" stubs from MockData at http://127.0.0.1:"))
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             #expect(address.port != 8080 && address.port != 0)
-            let connections = try #require(server.nextLine())
+            let connections = try #require(await server.nextLine())
             #expect(connections.hasPrefix("Accepting up to ") && connections.contains(" connections (open-file limit "))
-            #expect(server.nextLine()?.hasPrefix("METHOD") == true)
+            #expect(await server.nextLine()?.hasPrefix("METHOD") == true)
             let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
             let (data, response) = try await URLSession.bounded().data(from: url)
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant") == "bad")
             #expect(!data.isEmpty)
-            let log = server.line(containing: "GET /api/")
+            let log = await server.line(containing: "GET /api/")
             #expect(
                 log?.hasPrefix("GET /api/v1/us/apple-music/top-albums/all/100/explicit.json top-albums bad 200 ")
                     == true)
             #expect(log?.hasSuffix("ms") == true)
-            let (status, stderr) = server.stop(SIGINT)
+            let (status, stderr) = await server.stop(SIGINT)
             #expect(status == 0)
             #expect(stderr == "stub-server: stopped on SIGINT\n")
         }
@@ -150,19 +150,19 @@
             let hard = Int(clamping: limit.rlim_max)
             guard hard > 512, hard < 1 << 20 else { return }  // nothing to raise, or no number to expect
             let server = try RunningServer(["--port", "0"], softFileLimit: 512)
-            _ = try #require(server.nextLine())
+            _ = try #require(await server.nextLine())
             let expected = hard - min(256, hard / 4)
             #expect(
-                server.nextLine()
+                await server.nextLine()
                     == "Accepting up to \(expected) connections (open-file limit \(hard), raised from 512)")
-            #expect(server.stop().status == 0)
+            #expect(await server.stop().status == 0)
         }
 
         @Test func serveWithMaxConnections_answers503PastIt() async throws {
             let server = try RunningServer(["--port", "0", "--max-connections", "1"])
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
-            #expect(server.nextLine() == "Accepting up to 1 connections (--max-connections)")
+            #expect(await server.nextLine() == "Accepting up to 1 connections (--max-connections)")
             let port = try #require(address.port)
             let (held, refused) = try await blocking {
                 let held = try RawHTTPClient(port: port)
@@ -174,7 +174,7 @@
             #expect(held == 200)
             #expect(refused.status == 503)
             #expect(refused.text.contains("too many open connections (limit 1)"))
-            #expect(server.stop().status == 0)
+            #expect(await server.stop().status == 0)
         }
 
         /// With every descriptor in use, `accept` fails with EMFILE while the connection stays pending: the server
@@ -182,7 +182,7 @@
         /// clients leave.
         @Test func aFullDescriptorTable_pausesAcceptingWithoutSpinning_andAcceptsOnceClientsLeave() async throws {
             let server = try RunningServer(["--port", "0", "--max-connections", "1000"], fileLimit: 48)
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             let port = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:))?.port)
             let pid = server.process.processIdentifier
             let outcome = try await blocking { () throws -> (pauses: Int, ticks: Int?, afterwards: RawResponse) in
@@ -214,7 +214,7 @@
             }
             #expect(outcome.afterwards.status == 200)
             #expect((try outcome.afterwards.json()["acceptPauses"] as? Int ?? 0) >= outcome.pauses)
-            let stopped = server.stop()
+            let stopped = await server.stop()
             #expect(stopped.status == 0)
             let lines = stopped.stderr.split(separator: "\n").filter { $0.contains("out of file descriptors") }
             #expect(lines.count == 1, "\(stopped.stderr)")
@@ -235,10 +235,10 @@
 
         @Test func serveWithChaos_printsTheSeedAndBreaksAnswers() async throws {
             let server = try RunningServer(["--port", "0", "--chaos", "1", "--seed", "7"])
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             #expect(
-                server.line(containing: "Random faults:")
+                await server.line(containing: "Random faults:")
                     == "Random faults: chaos 1.0, seed 7 (replay this run with --seed 7)")
             let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
             await #expect(throws: (any Error).self, "every stubbed answer is a fault at rate 1") {
@@ -247,7 +247,7 @@
             let health = try await URLSession.bounded().data(
                 from: address.appendingPathComponent("/__stub/health"))
             #expect(String(decoding: health.0, as: UTF8.self).contains(#""seed" : "7""#), "admin requests never draw")
-            #expect(server.stop().status == 0)
+            #expect(await server.stop().status == 0)
         }
 
         @Test func serveWatch_writesTheReadyFileAndReportsEachReload() async throws {
@@ -264,51 +264,52 @@
             let server = try RunningServer([
                 "serve", "--fixtures", folder.path, "--port", "0", "--watch", "--ready-file", readyFile.path,
             ])
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last)
-            #expect(server.line(containing: "Watching") == "Watching \(folder.path) for changes")
+            #expect(await server.line(containing: "Watching") == "Watching \(folder.path) for changes")
             try await waitUntil("the ready file") { FileManager.default.fileExists(atPath: readyFile.path) }
             #expect(try String(contentsOf: readyFile, encoding: .utf8) == address + "\n")
 
             try Data(stub("two").utf8).write(to: stubs)
             #expect(
-                server.line(containing: "reload") == "stub-server: reloaded (api/stubs.json changed): serving 1 stubs")
+                await server.line(containing: "reload")
+                    == "stub-server: reloaded (api/stubs.json changed): serving 1 stubs")
             try Data("{".utf8).write(to: stubs)
             #expect(
-                server.line(containing: "reload")
+                await server.line(containing: "reload")
                     == "stub-server: reload failed (api/stubs.json changed): 1 problem; still serving the previous 1 stubs"
             )
-            #expect(server.nextLine()?.hasPrefix("  api/stubs.json: invalid JSON") == true)
+            #expect(await server.nextLine()?.hasPrefix("  api/stubs.json: invalid JSON") == true)
             let (data, _) = try await URLSession.bounded().data(from: URL(string: address + "/a")!)
             #expect(String(decoding: data, as: UTF8.self) == "two", "the last good catalog still answers")
 
-            #expect(server.stop().status == 0)
+            #expect(await server.stop().status == 0)
             #expect(!FileManager.default.fileExists(atPath: readyFile.path), "the ready file goes with the server")
         }
 
         @Test func serveFile_answersEveryGetWithTheFile() async throws {
             let file = CLIRunner.packageRoot.appendingPathComponent("MockData/albums/artwork.png")
             let server = try RunningServer(["serve", "--file", file.path, "--port", "0"])
-            let first = try #require(server.nextLine())
+            let first = try #require(await server.nextLine())
             #expect(first.hasPrefix("Serving 1 stubs from \(file.path) at http://127.0.0.1:"))
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             let (data, response) = try await URLSession.bounded().data(
                 from: address.appendingPathComponent("any/path"))
             #expect((response as? HTTPURLResponse)?.mimeType == "image/png")
             #expect(data == FileManager.default.contents(atPath: file.path))
-            #expect(server.stop().status == 0)
+            #expect(await server.stop().status == 0)
         }
 
         @Test func serve_onABusyPortExits1() async throws {
             let holder = try RunningServer(["--port", "0"])
-            let first = try #require(holder.nextLine())
+            let first = try #require(await holder.nextLine())
             let port = try #require(first.components(separatedBy: ":").last)
             let result = try await CLIRunner.run(["--port", port])
             #expect(result.status == 1)
             #expect(
                 result.stderr.contains(
                     "cannot listen on 127.0.0.1:\(port): bind 127.0.0.1:\(port) failed: Address already in use"))
-            #expect(holder.stop().status == 0)
+            #expect(await holder.stop().status == 0)
         }
 
         // MARK: record and serve --proxy, run by the sibling stub-server-record
@@ -333,11 +334,11 @@
                 "cli-record-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let upstream = try RunningServer(["--port", "0"])
-            let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+            let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
             let recorder = try RunningServer(
                 ["record", "--upstream", upstreamURL, "--fixtures", folder.path, "--api", "albums", "--port", "0"],
                 environment: ["CI": nil])
-            let first = try #require(recorder.nextLine())
+            let first = try #require(await recorder.nextLine())
             #expect(
                 first.hasPrefix("Recording requests no stub matches from \(upstreamURL) into \(folder.path)/albums at ")
             )
@@ -348,12 +349,12 @@
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "recorded")
             #expect(
-                recorder.line(
+                await recorder.line(
                     containing: "recorded GET \(path) as get-api-v1-us-apple-music-top-albums-all-100-explicit-json")
                     != nil
             )
-            #expect(recorder.stop(SIGINT).status == 0)
-            #expect(upstream.stop().status == 0)
+            #expect(await recorder.stop(SIGINT).status == 0)
+            #expect(await upstream.stop().status == 0)
             let recorded = folder.appendingPathComponent(
                 "albums/get-api-v1-us-apple-music-top-albums-all-100-explicit-json.good.json")
             #expect(FileManager.default.contents(atPath: recorded.path) == data)
@@ -363,19 +364,19 @@
 
         @Test func serveProxy_answersUnstubbedRequestsFromTheUpstream() async throws {
             let upstream = try RunningServer(["--port", "0"])
-            let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
+            let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: empty) }
             let proxy = try RunningServer(["serve", "--proxy", upstreamURL, "--fixtures", empty.path, "--port", "0"])
-            let first = try #require(proxy.nextLine())
+            let first = try #require(await proxy.nextLine())
             #expect(first.hasPrefix("Proxying requests no stub matches to \(upstreamURL), serving \(empty.path) at "))
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             let (_, response) = try await URLSession.bounded().data(
                 from: address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Forwarded") == "proxied")
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Name") == "top-albums")
-            #expect(proxy.stop(SIGINT).status == 0)
-            #expect(upstream.stop().status == 0)
+            #expect(await proxy.stop(SIGINT).status == 0)
+            #expect(await upstream.stop().status == 0)
             #expect((try? FileManager.default.contentsOfDirectory(atPath: empty.path)) ?? [] == [], "nothing written")
         }
 
@@ -407,8 +408,8 @@
 
         @Test func drift_exits1WhenAFixtureKeyIsGoneUpstream_and0WhenTheShapesAgree() async throws {
             let upstream = try RunningServer(["--port", "0"])
-            let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
-            defer { _ = upstream.stop() }
+            let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
+            // The upstream is killed when `upstream` goes (RunningServer's deinit).
             let same = try await CLIRunner.run([
                 "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--api", "albums",
             ])
@@ -438,8 +439,8 @@
         /// The iTunes Search API labels its JSON `text/javascript`: drift reads the body, not the label.
         @Test func drift_exits1WhenATextJavascriptAnswerLostAKey() async throws {
             let upstream = try RunningServer(["--port", "0"])
-            let upstreamURL = try #require(upstream.nextLine()?.components(separatedBy: " at ").last)
-            defer { _ = upstream.stop() }
+            let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
+            // The upstream is killed when `upstream` goes (RunningServer's deinit).
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drift-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             try FileManager.default.createDirectory(

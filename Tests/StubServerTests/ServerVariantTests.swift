@@ -196,10 +196,16 @@ struct ServerVariantTests {
 
     @Test func hangFault_neverAnswersButOthersAreServed() async throws {
         try await withTestServer { server, _ in
-            let hanging = try RawHTTPClient(port: server.port, timeout: 1)
-            try hanging.send(get(search, "X-Stub-Variant: hang\r\n"))
+            let (port, request) = (server.port, get(search, "X-Stub-Variant: hang\r\n"))
+            // A second of waiting for nothing, on a thread of its own rather than one of the cooperative pool's.
+            async let hung = blocking {
+                let hanging = try RawHTTPClient(port: port, timeout: 1)
+                try hanging.send(request)
+                return Result { try hanging.readResponse().status }
+            }
             #expect(try await exchange(server, get("/albums/1")).status == 200)
-            #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try hanging.readResponse() }
+            let outcome = try await hung
+            #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try outcome.get() }
         }
     }
 }
