@@ -203,4 +203,35 @@ struct TransportParityTests {
             #expect(String(decoding: data, as: UTF8.self).contains("exceeds the limit of 1048576 bytes"))
         }
     }
+    @Test(arguments: Transport.allCases)
+    func theControlAPI_behavesAlike(_ transport: Transport) async throws {
+        try await Self.withStubs(transport) { stubs in
+            let server = stubs.server
+            #expect(server.catalog.stubs.map(\.name) == ["item", "link", "create"])
+            try server.setVariant("bad")
+            try server.setVariant("nil", forStub: "item")
+            #expect(server.serverVariant == "bad")
+            #expect(server.variant(forStub: "item") == "nil")
+            #expect(throws: StubServerError.variantNowhere("gone")) { try server.setVariant("gone") }
+            #expect(throws: StubServerError.unknownStub("nope", known: ["item", "link", "create"])) {
+                try server.setVariant("good", forStub: "nope")
+            }
+            #expect(throws: StubServerError.unknownScenario("login", known: [])) {
+                try server.setScenario("login", to: "in")
+            }
+            #expect(server.scenarios.isEmpty)
+            let session = URLSession(configuration: stubs.configuration)
+            #expect(try await session.data(for: Self.request(stubs, "/items/1")).0.isEmpty, "the per-stub nil")
+            #expect(try await session.data(for: Self.request(stubs, "/link?id=1")).0 == Data("{".utf8), "server-wide")
+            server.clearJournal()
+            #expect(server.requestCount(JournalQuery()) == 0)
+            _ = try await session.data(for: Self.request(stubs, "/items/1"))
+            server.reset()
+            #expect(server.serverVariant == nil)
+            #expect(server.variant(forStub: "item") == nil)
+            #expect(server.requestCount(JournalQuery()) == 0)
+            #expect(try server.reload().stubs.count == 3)
+            #expect(server.unmatchedRequests().isEmpty)
+        }
+    }
 }

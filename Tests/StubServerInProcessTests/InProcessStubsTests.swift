@@ -106,3 +106,28 @@ struct InProcessStubsTests {
         #expect(Zero.tag(for: number).number == number)
     }
 }
+
+/// A body given as a stream (URLSession moves a data task's body there on Apple platforms) is read, up to the
+/// configured limit; one byte over it is the socket server's 413.
+@Suite(.timeLimit(.minutes(1)))
+struct InProcessRequestBodyTests {
+    static func post(_ body: String) -> URLRequest {
+        var request = URLRequest(url: URL(string: "https://itunes.apple.com/search?term=jack+johnson")!)
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data(body.utf8))
+        return request
+    }
+
+    @Test func aBodyStream_isRead_andOneByteOverTheLimitIs413() async throws {
+        let stubs = try InProcessStubs.start(
+            fixtures: mockData, configuration: InProcessStubs.Configuration(maxBodyBytes: 8))
+        let (_, allowed) = try await stubs.urlSession.data(for: Self.post("12345678"))
+        #expect((allowed as? HTTPURLResponse)?.statusCode == 404, "no stub takes this POST")
+        #expect(stubs.journal(JournalQuery()).first?.body == Data("12345678".utf8))
+        let (data, refused) = try await stubs.urlSession.data(for: Self.post("123456789"))
+        #expect((refused as? HTTPURLResponse)?.statusCode == 413)
+        #expect(String(decoding: data, as: UTF8.self).contains("request body of more than 8 bytes exceeds the limit"))
+        #expect(stubs.requestCount(JournalQuery()) == 1, "a refused body is not journaled, as by the socket server")
+        await stubs.stop()
+    }
+}
