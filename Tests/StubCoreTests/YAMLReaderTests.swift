@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import StubCore
+
+struct YAMLReaderTests {
+    static func read(_ text: String) throws(YAMLError) -> JSONValue {
+        try YAMLReader.value(Array(text.utf8))
+    }
+
+    /// Every JSON file in MockData reads through the YAML reader to the value the JSON reader gives.
+    @Test func everyJSONFileInMockData_readsAsYAMLToTheSameValue() throws {
+        let root = try #require(StubCatalog.findFolder())
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
+        #expect(files.count >= 15)
+        for file in files {
+            let data = try Data(contentsOf: file)
+            guard let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { continue }
+            #expect(try YAMLReader.value([UInt8](data)) == json, "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test func anOpenAPIShapedDocument_readsWithEveryStyle() throws {
+        let text = """
+            # A comment
+            openapi: 3.1.0
+            info: {title: "Pets \\u00e9", version: '1.0', empty: }
+            defaults: &defaults
+              limit: 25
+              offset: 0x10
+            paths:
+              /pets:
+                get:
+                  parameters:
+                  - name: limit
+                    in: query
+                    required: true
+                  - {name: offset, in: query}
+                  x-merged:
+                    <<: *defaults
+                    limit: 50
+                  description: |
+                    Lists pets.
+                      Indented.
+                  summary: >-
+                    One
+                    line
+                  flags: [true, False, ~, null, .inf, -.5, 1e3, 0o17, "7"]
+            """
+        let value = try Self.read(text)
+        guard case .object(let top) = value, case .object(let paths) = top["paths"],
+            case .object(let pets) = paths["/pets"], case .object(let get) = pets["get"]
+        else {
+            Issue.record("unexpected shape: \(value)")
+            return
+        }
+        #expect(top["openapi"] == .string("3.1.0"))
+        #expect(top["info"] == .object(["title": .string("Pets é"), "version": .string("1.0"), "empty": .null]))
+        #expect(get["x-merged"] == .object(["limit": .number(50), "offset": .number(16)]))
+        #expect(get["description"] == .string("Lists pets.\n  Indented.\n"))
+        #expect(get["summary"] == .string("One line"))
+        #expect(
+            get["flags"]
+                == .array([
+                    .bool(true), .bool(false), .null, .null, .number(.infinity), .number(-0.5), .number(1000),
+                    .number(15), .string("7"),
+                ]))
+        #expect(
+            get["parameters"]
+                == .array([
+                    .object(["name": .string("limit"), "in": .string("query"), "required": .bool(true)]),
+                    .object(["name": .string("offset"), "in": .string("query")]),
+                ]))
+    }
+
+    @Test(arguments: [
+        ("a: 1\na: 2\n", 2, 1, "duplicate key \"a\""),
+        ("a:\n\tb: 1\n", 2, 1, "a tab in indentation"),
+        ("a: *nowhere\n", 1, 4, "undefined alias *nowhere"),
+        ("a: \"open\n", 1, 4, "the quoted scalar is not closed"),
+        ("a: [1, 2\n", 2, 1, "the flow collection is not closed"),
+        ("? a\n: b\n", 1, 1, "explicit keys (? key) are not supported"),
+        ("a: !custom x\n", 1, 4, "the tag !custom is not supported"),
+        ("a: b: c\n", 1, 4, "a mapping cannot start on the line of its key"),
+    ])
+    func aProblem_isRefusedWithItsLineAndColumn(_ text: String, line: Int, column: Int, message: String) {
+        #expect {
+            try Self.read(text)
+        } throws: { error in
+            guard let error = error as? YAMLError else { return false }
+            return error.line == line && error.column == column && error.message.hasPrefix(message)
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8_areRefusedWhereTheyAre() {
+        #expect(throws: YAMLError(line: 2, column: 4, message: "bytes that are not UTF-8")) {
+            try YAMLReader.value(Array("a: 1\nb: ".utf8) + [0xC3, 0x28])
+        }
+    }
+
+    /// Billion laughs: ten aliases of ten aliases of ... stop at the expansion bound, quickly.
+    @Test func aliasesThatExpandPastTheBound_areRefused() {
+        var text = "a0: [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            let previous = "*a\(level - 1)"
+            text += "a\(level): &a\(level) [\(Array(repeating: previous, count: 10).joined(separator: ", "))]\n"
+        }
+        text = text.replacingOccurrences(of: "a0: [", with: "a0: &a0 [")
+        #expect {
+            try Self.read(text)
+        } throws: { error in
+            (error as? YAMLError)?.message.hasPrefix("aliases expand to too many values") == true
+        }
+    }
+
+    @Test func nestingPastTheLimit_isRefused() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect {
+            try Self.read(deep)
+        } throws: { error in
+            (error as? YAMLError)?.message == "collections nest deeper than 512"
+        }
+        #expect(throws: Never.self) {
+            try Self.read(String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
+        }
+    }
+
+    @Test func documents_areSplitByMarkers() throws {
+        #expect(
+            try YAMLReader.documents(Array("--- 1\n--- [2]\n...\n---\n".utf8)) == [
+                .number(1), .array([.number(2)]), .null,
+            ])
+        #expect(try YAMLReader.documents(Array("# only a comment\n".utf8)) == [])
+    }
+}
