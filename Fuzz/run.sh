@@ -10,7 +10,8 @@
 # (Sources/StubCore's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
-# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict). Seeds live
+# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/StubCore's YAML reader,
+# against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -19,7 +20,9 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer); fi
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader)
+fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
@@ -65,10 +68,11 @@ build() {
     xml-path)
       compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
-    stub-server | stub-catalog)
+    stub-server | stub-catalog | yaml-reader)
       # The stub core with the harness, in one module: no engine, no sockets.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
+      if [ "$target" = yaml-reader ]; then harness=Fuzz/YAMLReader; fi
       library Locking
       library HTTPMessages
       compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
@@ -110,6 +114,7 @@ dictionary() {
     xml-path) echo Fuzz/xml.dict ;;
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
     har-importer) echo Fuzz/har.dict ;;
+    yaml-reader) echo Fuzz/yaml.dict ;;
   esac
 }
 

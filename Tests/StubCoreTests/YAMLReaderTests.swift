@@ -93,6 +93,24 @@ struct YAMLReaderTests {
         }
     }
 
+    /// Found by fuzzing: JSONDecoder reads `9\0\0\0\0{` as 9; YAML allows no control character but tab and
+    /// line breaks, so the reader refuses it where it is rather than read a string.
+    @Test func aControlCharacter_isRefusedWhereItIs() {
+        #expect(throws: YAMLError(line: 1, column: 2, message: "a control character (0) that YAML does not allow")) {
+            try YAMLReader.value([0x39, 0x00, 0x00, 0x00, 0x00, 0x7B, 0x0A])
+        }
+    }
+
+    /// Found by fuzzing: JSON reads tabs before a top-level value as white space, and so does YAML before a
+    /// scalar or a flow collection; before a block collection they are indentation, refused.
+    @Test func tabsBeforeATopLevelValue_areWhiteSpace_butNotBeforeABlockCollection() throws {
+        #expect(try YAMLReader.value([0x09, 0x31, 0x09, 0x20, 0x09, 0x09, 0x20]) == .number(1))
+        #expect(try Self.read("\t{\"a\": [1,\n\t2]}") == .object(["a": .array([.number(1), .number(2)])]))
+        #expect(throws: YAMLError(line: 1, column: 2, message: "a tab in indentation; YAML indents with spaces")) {
+            try Self.read("\tkey: value")
+        }
+    }
+
     @Test func bytesThatAreNotUTF8_areRefusedWhereTheyAre() {
         #expect(throws: YAMLError(line: 2, column: 4, message: "bytes that are not UTF-8")) {
             try YAMLReader.value(Array("a: 1\nb: ".utf8) + [0xC3, 0x28])

@@ -43,6 +43,11 @@ struct YAMLParser {
             index = bad
             throw error("bytes that are not UTF-8")
         }
+        // YAML's printable characters exclude the C0 controls but tab and line breaks, and DEL.
+        if let control = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) || $0 == 0x7F }) {
+            index = control
+            throw error("a control character (\(bytes[control])) that YAML does not allow")
+        }
     }
 
     // MARK: Stream and documents
@@ -50,7 +55,7 @@ struct YAMLParser {
     mutating func parseStream() throws(YAMLError) -> [YAMLNode] {
         var documents: [YAMLNode] = []
         while true {
-            try skipSeparation(flow: false)
+            try skipSeparation(flow: false, tabsBeforeContent: true)
             var explicit = false
             var sawVersion = false
             while index < bytes.count, bytes[index] == 0x25, column == 0 {  // %
@@ -87,7 +92,12 @@ struct YAMLParser {
             }
             let node: YAMLNode
             let here = position
-            let crossed = try skipSeparation(flow: false)
+            let crossed = try skipSeparation(flow: false, tabsBeforeContent: true)
+            if lineIndentHasTab(), bytes.count > index,
+                (bytes[index] == 0x2D && isBlankOrEnd(at: index + 1)) || bytes[index] == 0x3F || isKeyAhead()
+            {
+                throw error("a tab in indentation; YAML indents with spaces")
+            }
             if index >= bytes.count || atMarker("---") || atMarker("...") {
                 node = .scalar("", plain: true, tag: nil, at: here)
                 if !explicit { break }
@@ -531,8 +541,10 @@ struct YAMLParser {
 
     /// Skips spaces, comments and line breaks; in block context a tab in a line's indentation before content is
     /// refused. Returns whether a line break was crossed.
+    /// - Parameter tabsBeforeContent: allows tabs before a document's top node (`\t42` and tab-indented JSON read as
+    ///   JSON would); the caller refuses them before a block collection.
     @discardableResult
-    mutating func skipSeparation(flow: Bool) throws(YAMLError) -> Bool {
+    mutating func skipSeparation(flow: Bool, tabsBeforeContent: Bool = false) throws(YAMLError) -> Bool {
         var crossed = false
         var lineBegan = column == 0
         while index < bytes.count {
@@ -540,7 +552,7 @@ struct YAMLParser {
             if byte == 0x20 {
                 index += 1
             } else if byte == 0x09 {
-                if lineBegan, !flow {
+                if lineBegan, !flow, !tabsBeforeContent {
                     // A tab in the indentation: refused unless the line holds nothing but a comment.
                     var look = index
                     while look < bytes.count, bytes[look] == 0x20 || bytes[look] == 0x09 { look += 1 }
@@ -562,6 +574,12 @@ struct YAMLParser {
             if byte != 0x0A, byte != 0x20, byte != 0x09 { lineBegan = false }
         }
         return crossed
+    }
+
+    /// Whether the current line's white space before this point holds a tab.
+    private func lineIndentHasTab() -> Bool {
+        let start = lineStart(of: index)
+        return bytes[start..<index].contains(0x09)
     }
 
     /// At the start of a line inside a flow collection: no document marker, and content indented past the block
