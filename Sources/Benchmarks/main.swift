@@ -9,6 +9,7 @@ let available: [String: () async throws -> BenchmarkResult] = [
     "xml-path-parser": XMLParserBenchmark.pathParser,
     "xml-path-parser-vs-bare": XMLParserBenchmark.compare,
     "xml-top-songs-feed": XMLParserBenchmark.songs,
+    "yaml-read-1mb": YAMLBenchmark.read,
 ]
 let names =
     CommandLine.arguments.dropFirst().isEmpty ? available.keys.sorted() : Array(CommandLine.arguments.dropFirst())
