@@ -73,16 +73,19 @@ package struct RequestPattern: Sendable, Equatable {
     package var headers: [(name: String, matcher: ValueMatcher)]
     /// What the body must hold; nil for any body.
     package var body: BodyMatcher?
+    /// The GraphQL operations the request must carry; nil for any request.
+    package var graphql: GraphQLMatcher?
 
     package init(
         method: String = "GET", path: PathPattern, query: [(name: String, matcher: ValueMatcher)] = [],
-        headers: [(name: String, matcher: ValueMatcher)] = [], body: BodyMatcher? = nil
+        headers: [(name: String, matcher: ValueMatcher)] = [], body: BodyMatcher? = nil, graphql: GraphQLMatcher? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.graphql = graphql
     }
 
     /// Orders stubs by how specific they are: literal path segments, then exact matchers, then regular
@@ -91,9 +94,11 @@ package struct RequestPattern: Sendable, Equatable {
         let matchers = query.map(\.matcher) + headers.map(\.matcher)
         let patterns = matchers.filter { if case .matches = $0 { true } else { false } }
         let conditions = body?.conditions ?? []
+        let graphql = self.graphql?.conditions ?? (exact: 0, patterns: 0, all: 0)
         return [
-            path.literalCount, matchers.filter(\.isExact).count + conditions.filter(\.isExact).count,
-            patterns.count + conditions.filter(\.isPattern).count, matchers.count + conditions.count,
+            path.literalCount, matchers.filter(\.isExact).count + conditions.filter(\.isExact).count + graphql.exact,
+            patterns.count + conditions.filter(\.isPattern).count + graphql.patterns,
+            matchers.count + conditions.count + graphql.all,
         ]
     }
 
@@ -103,11 +108,12 @@ package struct RequestPattern: Sendable, Equatable {
         let query = self.query.map { "?\($0.name)=\($0.matcher)" }
         let headers = self.headers.map { "[\($0.name) \($0.matcher)]" }
         let body = self.body.map { ["{body \($0)}"] } ?? []
-        return ([path.description] + query + headers + body).joined(separator: " ")
+        let graphql = self.graphql.map { ["{graphql \($0)}"] } ?? []
+        return ([path.description] + query + headers + body + graphql).joined(separator: " ")
     }
 
     package static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body && lhs.graphql == rhs.graphql
             && lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.matcher == $1.matcher }
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.matcher == $1.matcher }
     }

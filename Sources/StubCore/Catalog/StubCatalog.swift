@@ -48,6 +48,7 @@ public struct StubCatalog: Sendable {
             let methodMatches = Self.methodMatches(stub.request.method, request.method)
             guard Self.hostMismatch(stub, host) == nil, Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
                 stub.request.body?.accepts(body) ?? true,
+                stub.request.graphql?.mismatches(of: request, body: body).isEmpty ?? true,
                 Self.scenarioMismatch(stub, scenarios) == nil
             else {
                 methodStubbedHere = methodStubbedHere || methodMatches
@@ -95,6 +96,7 @@ public struct StubCatalog: Sendable {
             }
             mismatches += Self.mismatchesOfQueryAndHeaders(stub.request, request)
             mismatches += stub.request.body?.mismatches(of: body) ?? []
+            mismatches += stub.request.graphql?.mismatches(of: request, body: body) ?? []
             if let missed = Self.scenarioMismatch(stub, scenarios) { mismatches.append(missed) }
             return StubMiss(stub: stub.name, file: stub.file, mismatches: mismatches)
         }

@@ -47,6 +47,26 @@ extension StubFileReader {
         return problems.count == before ? BodyMatcher(conditions) : nil
     }
 
+    /// `{"operationName": MATCHER, "variables": {...}, "query": MATCHER, "persistedQuery": MATCHER}`: at least one.
+    mutating func readGraphQLMatcher(_ value: JSONValue, at path: String) -> GraphQLMatcher? {
+        let known = ["operationName", "variables", "query", "persistedQuery"]
+        guard let fields = object(value, at: path, known: known) else { return nil }
+        let before = problems.count
+        if fields.isEmpty { report(path, "must hold operationName, variables, query or persistedQuery") }
+        var matcher = GraphQLMatcher()
+        matcher.operationName = fields["operationName"].flatMap { self.matcher($0, at: "\(path).operationName") }
+        matcher.query = fields["query"].flatMap { self.matcher($0, at: "\(path).query") }
+        matcher.persistedQuery = fields["persistedQuery"].flatMap { self.matcher($0, at: "\(path).persistedQuery") }
+        if let variables = fields["variables"] {
+            if case .object = variables {
+                matcher.variables = variables
+            } else {
+                report("\(path).variables", "must be an object the operation's variables contain")
+            }
+        }
+        return problems.count == before ? matcher : nil
+    }
+
     /// `{"name": "cart", "when": "empty", "then": "has-item"}`: `when` and `then` are optional.
     mutating func readScenario(_ value: JSONValue, at path: String) -> StubScenario? {
         guard let fields = object(value, at: path, known: ["name", "when", "then"]) else { return nil }

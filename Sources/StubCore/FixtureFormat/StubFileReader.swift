@@ -121,7 +121,8 @@ struct StubFileReader {
     }
 
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {
-        guard let fields = object(value, at: path, known: ["method", "path", "query", "headers", "body"]) else {
+        guard let fields = object(value, at: path, known: ["method", "path", "query", "headers", "body", "graphql"])
+        else {
             return nil
         }
         let method = string(fields["method"], at: "\(path).method") ?? "GET"
@@ -135,8 +136,12 @@ struct StubFileReader {
         let query = matchers(fields["query"], at: "\(path).query")
         let headers = matchers(fields["headers"], at: "\(path).headers")
         let body = fields["body"].flatMap { readBodyMatcher($0, at: "\(path).body") }
-        guard let pathText, fields["body"] == nil || body != nil else { return nil }
-        return RequestPattern(method: method, path: PathPattern(pathText), query: query, headers: headers, body: body)
+        let graphql = fields["graphql"].flatMap { readGraphQLMatcher($0, at: "\(path).graphql") }
+        guard let pathText, fields["body"] == nil || body != nil, fields["graphql"] == nil || graphql != nil else {
+            return nil
+        }
+        return RequestPattern(
+            method: method, path: PathPattern(pathText), query: query, headers: headers, body: body, graphql: graphql)
     }
 
     mutating func matchers(_ value: JSONValue?, at path: String) -> [(name: String, matcher: ValueMatcher)] {

@@ -35,6 +35,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var forwarded: String?
     /// For a request whose variant has `faults`, or any stubbed request under chaos: what it drew.
     public var draw: Draw?
+    /// For a GraphQL request: its operation's name (a batch's names, comma-separated).
+    public var operationName: String? = nil
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
@@ -224,7 +226,8 @@ package struct RequestJournal {
                 )
             },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
-            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw)
+            variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw,
+            operationName: Self.operationName(of: request))
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)
@@ -232,6 +235,26 @@ package struct RequestJournal {
             ring[oldest] = entry
             oldest = (oldest + 1) % capacity
         }
+    }
+
+    /// The GraphQL operation names `request` carries, if it names any; the body is read only when it mentions
+    /// `operationName`, so other requests cost nothing.
+    static func operationName(of request: HTTPRequest) -> String? {
+        guard
+            request.queryValue("operationName") != nil
+                || request.body.withUnsafeBufferPointer({ Self.mentionsOperationName($0) })
+        else { return nil }
+        let names = GraphQLOperation.all(in: request, body: RequestBody(request.body)).compactMap(\.operationName)
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
+    private static func mentionsOperationName(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle = Array("\"operationName\"".utf8)
+        guard body.count >= needle.count else { return false }
+        for start in 0...(body.count - needle.count) where body[start] == 0x22 {
+            if needle.indices.allSatisfy({ body[start + $0] == needle[$0] }) { return true }
+        }
+        return false
     }
 
     package func entries(matching query: JournalQuery) -> [JournalEntry] {

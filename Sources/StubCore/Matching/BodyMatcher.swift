@@ -124,7 +124,7 @@ package struct BodyMatcher: Sendable, Equatable {
     }
 
     /// Appends each place where `actual` does not contain (or, `exact`, equal) `expected`.
-    private static func compare(
+    static func compare(
         _ expected: JSONValue, _ actual: JSONValue?, exact: Bool, at path: String, into found: inout [StubMiss.Mismatch]
     ) {
         guard found.count < 10 else { return }
@@ -172,8 +172,12 @@ package final class RequestBody {
     /// The text for a message: quoted, and cut at 80 characters.
     var shortText: String {
         if bytes.isEmpty { return "(empty)" }
-        let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-        return cut.debugDescription
+        return Self.short(text)
+    }
+
+    /// `text` quoted, cut at 80 characters.
+    static func short(_ text: String) -> String {
+        (text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription
     }
 }
 
