@@ -2,8 +2,8 @@
 // (Sources/HTTPMessages and Locking as libraries). Properties, not only survival:
 // - a refusal names a line and column inside the input;
 // - every document the JSON reader (Foundation's JSONDecoder) accepts reads through the YAML reader to the same
-//   value, except where YAML 1.2 differs on purpose: duplicate keys, control characters (JSONDecoder reads
-//   "9\0{" as 9) and bytes that are not UTF-8 (JSONDecoder reads some), which it refuses.
+//   value, except where YAML 1.2 differs on purpose: duplicate keys, and what RFC 8259 does not allow either but
+//   JSONDecoder reads: control characters ("9\0{" as 9), bytes that are not UTF-8 and unknown escapes ("\j").
 //
 // Seeds: MockData's JSON files and YAML documents of OpenAPI's shapes, in Fuzz/seeds/yaml-reader.
 
@@ -27,7 +27,7 @@ public func fuzzYAMLReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(values.count == 1 && sameValue(values[0], json), "YAML read \(values), JSON \(json)")
     case .failure(let error):
         precondition(
-            ["duplicate key", "a control character", "bytes that are not UTF-8"].contains {
+            ["duplicate key", "a control character", "bytes that are not UTF-8", "unknown escape"].contains {
                 error.message.hasPrefix($0)
             },
             "YAML refused JSON that parses: \(error)")

@@ -111,6 +111,13 @@ struct YAMLReaderTests {
         }
     }
 
+    /// Found by the CI's fuzz smoke: JSONDecoder reads the escape `\j`, which neither JSON nor YAML has.
+    @Test func anUnknownEscape_isRefusedWhereItIs() {
+        #expect(throws: YAMLError(line: 1, column: 12, message: "unknown escape \\j")) {
+            try Self.read(#"{"a": "http\jpg"}"#)
+        }
+    }
+
     @Test func bytesThatAreNotUTF8_areRefusedWhereTheyAre() {
         #expect(throws: YAMLError(line: 2, column: 4, message: "bytes that are not UTF-8")) {
             try YAMLReader.value(Array("a: 1\nb: ".utf8) + [0xC3, 0x28])
