@@ -147,17 +147,16 @@ struct YAMLParser {
                 return mapping
             }
         }
-        let node = try parseBlockContent(parent: parent, start: start, tag: tag)
+        let node = try parseBlockContent(parent: parent, start: start)
         if tag != nil, case .scalar(let text, let plain, nil, let at) = node {
             return try register(anchor, .scalar(text, plain: plain, tag: tag, at: at))
         }
         return try register(anchor, node)
     }
 
-    private mutating func parseBlockContent(parent: Int, start: Start, tag: String?) throws(YAMLError) -> YAMLNode {
+    private mutating func parseBlockContent(parent: Int, start: Start) throws(YAMLError) -> YAMLNode {
         guard index < bytes.count else { return .scalar("", plain: true, tag: nil, at: position) }
         let byte = bytes[index]
-        let here = position
         if byte == 0x2D, isBlankOrEnd(at: index + 1) {  // "- "
             guard start != .afterKey else { throw error("a sequence cannot start on the line of its key") }
             return try parseBlockSequence(indent: column)
@@ -183,7 +182,6 @@ struct YAMLParser {
         }
         if byte == 0x2A { return try parseAlias() }  // *
         if byte == 0x22 || byte == 0x27 { return try parseQuoted(parent: parent) }
-        _ = here
         return try parsePlain(flow: false, parent: parent)
     }
 
