@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "HTTPMessages", swiftSettings: settings),
         .target(name: "HTTPEngine", dependencies: ["CLinux", "HTTPMessages", "Locking"], swiftSettings: settings),
         .target(name: "StubCore", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
+        // OpenAPI documents: fixtures imported from one, answers validated against one, requests checked.
+        .target(name: "StubContracts", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .target(
             name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubCore"],
             // The control page, as files embedded at build time (no Bundle, no Foundation needed to read them).
@@ -90,6 +92,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
+        .testTarget(name: "StubContractsTests", dependencies: ["StubContracts", "StubCore"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [

@@ -58,7 +58,7 @@ actor FixtureWriter {
             try writeStubs(stubs, hosts: hosts, to: file)
             return "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) \(step)"
         }
-        let name = uniqueName(Self.stubName(method: request.method, path: request.path), among: stubs)
+        let name = uniqueName(Stub.suggestedName(method: request.method, path: request.path), among: stubs)
         try write(body, to: "\(name).good.\(ext)")
         try write(Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
         let good = variantObject(status: status, headers: kept, bodyFile: "\(name).good.\(ext)")
@@ -128,22 +128,6 @@ actor FixtureWriter {
     }
 
     // MARK: Names
-
-    /// `get-search`, `get-api-json-v1-1-lookup-php`: the method and the path's words.
-    static func stubName(method: String, path: String) -> String {
-        var words: [String] = []
-        var word = ""
-        for character in path.lowercased() {
-            if character.isASCII && (character.isLetter || character.isNumber) {
-                word.append(character)
-            } else if !word.isEmpty {
-                words.append(word)
-                word = ""
-            }
-        }
-        if !word.isEmpty { words.append(word) }
-        return ([method.lowercased()] + (words.isEmpty ? ["root"] : words)).joined(separator: "-")
-    }
 
     private func uniqueName(_ base: String, among stubs: [[String: Any]]) -> String {
         let taken = Set(stubs.compactMap { $0["name"] as? String })

@@ -1,6 +1,7 @@
 /// A server's mutable state: the catalog, the variant choices, sequence positions and the journal.
 
 import HTTPMessages
+
 package struct StubState {
     package var catalog: StubCatalog {
         didSet { catalogGeneration += 1 }

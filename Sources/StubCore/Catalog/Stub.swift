@@ -18,6 +18,9 @@ public struct Stub: Sendable, Equatable {
     /// The hosts it answers in process (lowercased), from its file's `hosts`; empty for any host. The socket
     /// server ignores them: its requests all carry its own address.
     package var hosts: [String] = []
+    /// The OpenAPI operation this stub stands for, from its `openapi` key: what its answers are validated against
+    /// and its requests checked against.
+    package var contract: Contract?
 
     package init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],
@@ -44,6 +47,31 @@ public struct Stub: Sendable, Equatable {
         }
     }
 
+    /// An operation of an OpenAPI document.
+    package struct Contract: Sendable, Equatable {
+        /// The document's path, relative to the stub's API folder.
+        package var spec: String
+        package var operation: Operation
+
+        package init(spec: String, operation: Operation) {
+            self.spec = spec
+            self.operation = operation
+        }
+
+        /// How the operation is named: its `operationId`, else its method and path template.
+        package enum Operation: Sendable, Equatable, CustomStringConvertible {
+            case id(String)
+            case route(method: String, path: String)
+
+            package var description: String {
+                switch self {
+                case .id(let id): id
+                case .route(let method, let path): "\(method) \(path)"
+                }
+            }
+        }
+    }
+
     /// Whether `host` is a host name or address as `hosts` holds them: letters, digits, `-`, `.`, or an IPv6
     /// address in brackets; no scheme, port or path.
     package static func isValidHost(_ host: String) -> Bool {
@@ -55,6 +83,23 @@ public struct Stub: Sendable, Equatable {
                 (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
                     || byte == 0x2E
             }
+    }
+
+    /// A name for a stub made from a request or an operation: `get-search`, `get-api-json-v1-1-lookup-php`, the
+    /// method and the path's words.
+    package static func suggestedName(method: String, path: String) -> String {
+        var words: [String] = []
+        var word = ""
+        for character in path.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                word.append(character)
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        return ([method.lowercased()] + (words.isEmpty ? ["root"] : words)).joined(separator: "-")
     }
 
     /// The variant names, sorted with `good`, `bad`, `nil` first.

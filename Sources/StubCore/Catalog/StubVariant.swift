@@ -18,11 +18,13 @@ public struct StubVariant: Sendable, Equatable {
     package var pacing: Pacing?
     /// Faults and delays drawn at random, per request, from the server's seeded generator.
     package var faults: RandomFaults?
+    /// Whether a recorder or importer made this variant up (`bad`, `nil`): contract validation skips it.
+    package var generated: Bool
 
     package init(
         status: Int = 200, headers: [HeaderField] = [], body: [UInt8] = [], template: Bool = false,
         delayMs: Int = 0, fault: Fault? = nil, firstByteDelayMs: Int = 0, pacing: Pacing? = nil,
-        faults: RandomFaults? = nil
+        faults: RandomFaults? = nil, generated: Bool = false
     ) {
         self.status = status
         self.headers = headers
@@ -33,6 +35,7 @@ public struct StubVariant: Sendable, Equatable {
         self.firstByteDelayMs = firstByteDelayMs
         self.pacing = pacing
         self.faults = faults
+        self.generated = generated
         self.templateKind = Self.templateKind(body, headers, template)
     }
 

@@ -79,7 +79,7 @@ struct StubFileReader {
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {
         guard
             let fields = object(
-                value, at: path, known: ["name", "request", "variants", "sequence", "replay", "scenario"])
+                value, at: path, known: ["name", "request", "variants", "sequence", "replay", "scenario", "openapi"])
         else {
             return nil
         }
@@ -97,10 +97,38 @@ struct StubFileReader {
         let variants = readVariants(fields["variants"], at: "\(path).variants")
         let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
         let scenario = fields["scenario"].flatMap { readScenario($0, at: "\(path).scenario") }
-        guard let name, let request, let variants, fields["scenario"] == nil || scenario != nil else { return nil }
-        return Stub(
+        let contract = fields["openapi"].flatMap { readContract($0, at: "\(path).openapi") }
+        guard let name, let request, let variants, fields["scenario"] == nil || scenario != nil,
+            fields["openapi"] == nil || contract != nil
+        else { return nil }
+        var stub = Stub(
             name: name, api: api, file: file, request: request, variants: variants, sequence: sequence, replay: replay,
             scenario: scenario)
+        stub.contract = contract
+        return stub
+    }
+
+    /// `{"spec": "../openapi.yaml", "operationId": "listPets"}` (or `"operation": "GET /pets"` where the operation has
+    /// no id): the OpenAPI operation this stub stands for.
+    private mutating func readContract(_ value: JSONValue, at path: String) -> Stub.Contract? {
+        guard let fields = object(value, at: path, known: ["spec", "operationId", "operation"]) else { return nil }
+        let spec = string(fields["spec"], at: "\(path).spec", required: true)
+        let id = string(fields["operationId"], at: "\(path).operationId")
+        let operation = string(fields["operation"], at: "\(path).operation")
+        guard let spec else { return nil }
+        switch (id, operation) {
+        case (let id?, nil): return Stub.Contract(spec: spec, operation: .id(id))
+        case (nil, let operation?):
+            let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[1].hasPrefix("/") else {
+                report("\(path).operation", "must be a method and a path, such as \"GET /pets/{petId}\"")
+                return nil
+            }
+            return Stub.Contract(spec: spec, operation: .route(method: parts[0].uppercased(), path: parts[1]))
+        default:
+            report(path, "needs one of \"operationId\" and \"operation\"")
+            return nil
+        }
     }
 
     /// `{"path": "/albums/1", "query": {"limit": "5"}}`: a request the drift check sends for this stub.
@@ -276,8 +304,10 @@ struct StubFileReader {
                 report("\(path).template", "must be true or false")
             }
         }
-        // `generated` marks a variant a recorder made up (`bad`, `nil`) rather than recorded; it changes nothing.
-        if let value = fields["generated"], case .bool = value {
+        // `generated` marks a variant a recorder or importer made up (`bad`, `nil`) rather than recorded: contract
+        // validation skips it; it changes no answer.
+        if let value = fields["generated"], case .bool(let flag) = value {
+            variant.generated = flag
         } else if fields["generated"] != nil {
             report("\(path).generated", "must be true or false")
         }
@@ -330,20 +360,8 @@ struct StubFileReader {
         return context.underlyingError.map { "\(context.debugDescription) \($0)" } ?? context.debugDescription
     }
 
-    /// The key path of `key` under `path`: `path.key` for a plain key (letters, digits, `_`, `-`), else
-    /// `path["key"]`, so that an empty key or one holding dots or brackets still reads unambiguously.
-    static func child(_ path: String, _ key: String) -> String {
-        let plain =
-            !key.isEmpty
-            && key.utf8.allSatisfy { byte in
-                switch byte {
-                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "_"), UInt8(ascii: "-"): true
-                default: false
-                }
-            }
-        if plain { return path.isEmpty ? key : "\(path).\(key)" }
-        return "\(path)[\(key.debugDescription)]"
-    }
+    /// The key path of `key` under `path` (`JSONValue.keyPath(_:_:)`).
+    static func child(_ path: String, _ key: String) -> String { JSONValue.keyPath(path, key) }
 
     // MARK: Typed access that records a problem on a mismatch
 
@@ -399,11 +417,14 @@ struct PartialVariant {
     var pacing: Pacing?
     var faults: RandomFaults?
     var like: String?
+    /// Its own flag only: a variant `like` a generated one is written by hand.
+    var generated = false
 
     /// This variant over `base`: its own fields win; header fields merge by name.
     func inheriting(_ base: PartialVariant) -> PartialVariant {
         var merged = base
         merged.like = nil
+        merged.generated = generated
         if let status { merged.status = status }
         if let headers {
             var combined = base.headers ?? HTTPHeaders()
@@ -432,6 +453,6 @@ struct PartialVariant {
             status: status ?? 200, headers: headers.map { HeaderField(name: $0.name, value: $0.value) },
             body: body ?? [], template: template ?? false,
             delayMs: delayMs ?? 0, fault: fault, firstByteDelayMs: firstByteDelayMs ?? 0, pacing: pacing,
-            faults: faults)
+            faults: faults, generated: generated)
     }
 }

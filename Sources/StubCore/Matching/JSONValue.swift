@@ -45,6 +45,21 @@ package enum JSONValue: Sendable, Decodable, Equatable {
         return text
     }
 
+    /// The key path of `key` under `path`: `path.key` for a plain key (letters, digits, `_`, `-`), else
+    /// `path["key"]`, so that an empty key or one holding dots or brackets still reads unambiguously.
+    package static func keyPath(_ path: String, _ key: String) -> String {
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                switch byte {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "_"), UInt8(ascii: "-"): true
+                default: false
+                }
+            }
+        if plain { return path.isEmpty ? key : "\(path).\(key)" }
+        return "\(path)[\(key.debugDescription)]"
+    }
+
     /// The value as a matcher compares it: a string's own text, anything else its JSON text.
     var matchText: String {
         if case .string(let text) = self { return text }

@@ -21,7 +21,7 @@ extension ValueMatcher {
             literal = source.utf8.contains(where: metacharacters.contains) ? nil : Array(source.utf8)
         }
 
-        func matches(_ value: String) -> Bool {
+        package func matches(_ value: String) -> Bool {
             if let literal {
                 var value = value
                 return value.withUTF8 { Self.bytes($0, contain: literal) }
