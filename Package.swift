@@ -60,7 +60,7 @@ let package = Package(
             name: "StubServerXCTest", dependencies: ["StubServer", "StubServerInProcess"], swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
-            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubServer"],
+            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubServer"],
             swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],

@@ -1,6 +1,6 @@
 /// A document that cannot be read or used, with the file and the key path (or line and column) of the problem.
 package struct ContractError: Error, Equatable, CustomStringConvertible {
-    /// The file, relative to the document's folder (the document's own name for the document).
+    /// The file, relative to the document's folder; empty for the document itself (messages name it first).
     package var file: String
     /// The key path inside the file, such as `paths./pets.get.responses.200.content.application/json.schema`;
     /// empty for the file as a whole.

@@ -9,6 +9,7 @@ enum Help {
           serve      Serve a fixtures folder (the default command)
           validate   Check a fixtures folder and list every problem
           routes     Print the route table of a fixtures folder
+          import     Write fixtures from an OpenAPI document (import openapi) or a HAR capture (import har)
           help       Show help for a command
 
         Run 'stub-server COMMAND --help' for a command's options.
@@ -40,10 +41,27 @@ enum Help {
         """
 
     static let validate = """
-        Usage: stub-server validate DIR
+        Usage: stub-server validate DIR [--openapi SPEC]
 
         Checks every stubs.json and body file under DIR, printing each problem with its file and key path.
+        Then checks the answers of every stub that stands for an OpenAPI operation (its "openapi" key, or, with
+        --openapi, the operation of SPEC with its method and path) against that operation's response schema:
+        each problem with file, stub, variant and the key path in the body. Generated variants are skipped.
         Exits 0 when DIR is clean, 1 when it has problems.
+        """
+
+    static let importOpenAPI = """
+        Usage: stub-server import openapi SPEC [--fixtures DIR] [--api NAME]
+               stub-server import har FILE ...   (see stub-server import har --help)
+
+        Writes one stub per operation of the OpenAPI 3.0 or 3.1 document SPEC (YAML or JSON) into DIR/NAME
+        (default: MockData/ and the document's file name): good from the 2xx answer's example, or made from its
+        schema; a variant per other documented example; generated bad and nil. Each stub remembers its operation,
+        so 'stub-server validate DIR' checks its answers against SPEC. A document with a problem writes nothing.
+
+        Options:
+          --fixtures DIR   Fixtures folder (default: MockData)
+          --api NAME       API folder to create in DIR (default: SPEC's file name without its extension)
         """
 
     static let routes = """

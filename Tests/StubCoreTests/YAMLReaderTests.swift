@@ -111,6 +111,15 @@ struct YAMLReaderTests {
         }
     }
 
+    /// Found by a 10-minute fuzz run: JSONDecoder reads a line break inside a string (RFC 8259 forbids it); YAML
+    /// folds it, and a `---` at the start of the next line is a document marker, refused where it is.
+    @Test func aDocumentMarkerInsideAQuotedScalar_isRefusedWhereItIs() throws {
+        #expect(try Self.read("{\"a\": \"x\n y\"}") == .object(["a": .string("x y")]))
+        #expect(throws: YAMLError(line: 2, column: 1, message: "a document marker inside a quoted scalar")) {
+            try Self.read("{\"a\": \"x\n---\ny\"}")
+        }
+    }
+
     /// Found by the CI's fuzz smoke: JSONDecoder reads the escape `\j`, which neither JSON nor YAML has.
     @Test func anUnknownEscape_isRefusedWhereItIs() {
         #expect(throws: YAMLError(line: 1, column: 12, message: "unknown escape \\j")) {

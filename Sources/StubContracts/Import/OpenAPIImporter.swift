@@ -42,21 +42,20 @@ package struct OpenAPIImporter {
     package func make() throws(ContractError) -> Result {
         let document = try OpenAPIDocument.load(spec)
         let operations = try document.operations()
-        let name = spec.lastPathComponent
         let folderName = api ?? Self.slug(spec.deletingPathExtension().lastPathComponent)
         guard !folderName.isEmpty, !folderName.contains("/"), !folderName.hasPrefix(".") else {
-            throw ContractError(name, "", "cannot name an API folder \(folderName.debugDescription); pass --api NAME")
+            throw ContractError("", "", "cannot name an API folder \(folderName.debugDescription); pass --api NAME")
         }
         let folder = fixtures.appendingPathComponent(folderName)
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent("stubs.json").path) {
             throw ContractError(
-                name, "", "\(folder.path)/stubs.json exists; remove the folder to import again, or pass --api NAME")
+                "", "", "\(folder.path)/stubs.json exists; remove the folder to import again, or pass --api NAME")
         }
         guard !operations.isEmpty else {
             let webhooks = document.root["webhooks"]?.members.count ?? 0
             let note =
                 webhooks > 0 ? " (\(webhooks) webhooks: requests the API sends, which a stub does not answer)" : ""
-            throw ContractError(name, "paths", "no operations to import\(note)")
+            throw ContractError("", "paths", "no operations to import\(note)")
         }
         let specPath = Self.relativePath(from: folder, to: spec)
         var files: [(name: String, bytes: [UInt8])] = []
@@ -89,7 +88,7 @@ package struct OpenAPIImporter {
         let manager = FileManager.default
         try manager.createDirectory(at: fixtures, withIntermediateDirectories: true)
         if manager.fileExists(atPath: result.folder.path) {
-            for file in result.files.sorted(by: { $1.name == "stubs.json" }) {
+            for file in result.files.sorted(by: { $1.name == "stubs.json" && $0.name != "stubs.json" }) {
                 try Data(file.bytes).write(to: result.folder.appendingPathComponent(file.name), options: .atomic)
             }
             return

@@ -67,10 +67,12 @@ package struct OpenAPIDocument: Sendable {
         var pending: [(name: String, url: URL, from: String)] = [("", url, "")]
         while let next = pending.popLast() {
             guard files[next.name] == nil else { continue }
-            let value = try read(next.url, shownAs: next.name.isEmpty ? url.lastPathComponent : next.name)
+            let value = try read(next.url, shownAs: next.name)
             files[next.name] = value
             for reference in externalReferences(in: value, at: "") {
-                let name = try fileName(reference.file, from: next.name, folder: folder, at: reference.keyPath)
+                let file = String(reference.reference.prefix { $0 != "#" })
+                let name = try fileName(
+                    file, shownAs: reference.reference, from: next.name, folder: folder, at: reference.keyPath)
                 if files[name] == nil { pending.append((name, folder.appendingPathComponent(name), reference.keyPath)) }
             }
         }
@@ -84,16 +86,16 @@ package struct OpenAPIDocument: Sendable {
 
     private init(url: URL, files: [String: JSONValue]) throws(ContractError) {
         guard case .object(let top) = files[""]! else {
-            throw ContractError(url.lastPathComponent, "", "must be an object with an \"openapi\" key")
+            throw ContractError("", "", "must be an object with an \"openapi\" key")
         }
         switch top["openapi"] {
         case .string(let text) where text.hasPrefix("3.0"): version = .v30
         case .string(let text) where text.hasPrefix("3.1"): version = .v31
         case .string(let text):
-            throw ContractError(url.lastPathComponent, "openapi", "version \(text) is not supported (3.0 and 3.1 are)")
+            throw ContractError("", "openapi", "version \(text) is not supported (3.0 and 3.1 are)")
         default:
             let swagger = top["swagger"] != nil ? " (a Swagger 2.0 document: convert it to OpenAPI 3 first)" : ""
-            throw ContractError(url.lastPathComponent, "openapi", "missing\(swagger)")
+            throw ContractError("", "openapi", "missing\(swagger)")
         }
         self.url = url
         self.files = files
@@ -111,15 +113,17 @@ package struct OpenAPIDocument: Sendable {
         }
     }
 
-    /// The `$ref`s of a value that name another file: `pet.yaml#/Pet`, `schemas/pet.json`.
-    private static func externalReferences(in value: JSONValue, at path: String) -> [(file: String, keyPath: String)] {
+    /// The `$ref`s of a value that name another file (`pet.yaml#/Pet`, `schemas/pet.json`), each with its key path.
+    private static func externalReferences(in value: JSONValue, at path: String) -> [(
+        reference: String, keyPath: String
+    )] {
         switch value {
         case .object(let fields):
-            var found: [(file: String, keyPath: String)] = []
+            var found: [(reference: String, keyPath: String)] = []
             for (key, member) in fields {
                 let memberPath = path.isEmpty ? key : "\(path).\(key)"
                 if key == "$ref", case .string(let reference) = member, !reference.hasPrefix("#") {
-                    found.append((String(reference.prefix { $0 != "#" }), memberPath))
+                    found.append((reference, memberPath))
                 } else {
                     found += externalReferences(in: member, at: memberPath)
                 }
@@ -134,17 +138,19 @@ package struct OpenAPIDocument: Sendable {
 
     /// The path, relative to the document's folder, of `reference` written in the file `from`.
     /// - Throws: when it leaves the folder or is a URL.
-    private static func fileName(_ reference: String, from: String, folder: URL, at keyPath: String)
+    private static func fileName(
+        _ reference: String, shownAs shown: String, from: String, folder: URL, at keyPath: String
+    )
         throws(ContractError) -> String
     {
         if reference.contains("://") {
-            throw ContractError(from, keyPath, "\(reference) is a URL; only files beside the document are read")
+            throw ContractError(from, keyPath, "\(shown) is a URL; only files beside the document are read")
         }
-        let base = folder.appendingPathComponent(from).deletingLastPathComponent()
+        let base = from.isEmpty ? folder : folder.appendingPathComponent(from).deletingLastPathComponent()
         let target = base.appendingPathComponent(reference).standardizedFileURL.resolvingSymlinksInPath()
         let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
         guard target.path.hasPrefix(prefix) else {
-            throw ContractError(from, keyPath, "\(reference) is outside the document's folder; it is not read")
+            throw ContractError(from, keyPath, "\(shown) is outside the document's folder; it is not read")
         }
         return String(target.path.dropFirst(prefix.count))
     }
@@ -174,7 +180,8 @@ package struct OpenAPIDocument: Sendable {
         var file = node.file
         if !parts[0].isEmpty {
             let folder = url.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
-            file = try Self.fileName(String(parts[0]), from: node.file, folder: folder, at: node.keyPath + ".$ref")
+            file = try Self.fileName(
+                String(parts[0]), shownAs: reference, from: node.file, folder: folder, at: node.keyPath + ".$ref")
         }
         guard let value = files[file] else {
             throw ContractError(node.file, node.keyPath + ".$ref", "\(reference): the file \(file) was not read")
