@@ -58,6 +58,14 @@
             #expect(result.stdout.hasSuffix(" stubs, no problems\n"))
         }
 
+        /// MockData's answers hold to MockData/openapi.yaml, written from the real APIs' answers.
+        @Test func validateWithOpenAPI_passesMockDataAgainstItsContract() async throws {
+            let result = try await CLIRunner.run(["validate", "MockData", "--openapi", "MockData/openapi.yaml"])
+            #expect(result.status == 0, "\(result.stdout)")
+            #expect(result.stdout.contains("stubs, no problems; OpenAPI: "))
+            #expect(result.stdout.hasSuffix(" checked, 0 problems\n"))
+        }
+
         @Test func validate_listsEveryProblemAndExits1() async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -124,7 +124,8 @@ struct StubMaker {
 
     static func isJSON(_ mediaType: String) -> Bool {
         let type = (mediaType.lowercased().split(separator: ";").first ?? "").trimmingWhitespace()
-        return type == "application/json" || type.hasSuffix("+json") || type == "*/*"
+        // iTunes labels its JSON `text/javascript`.
+        return type == "application/json" || type.hasSuffix("+json") || type == "*/*" || type == "text/javascript"
     }
 
     /// `200` -> 200, `4XX` -> 400, `default` -> 500.

@@ -9,6 +9,7 @@ import StubCore
 
 /// Checks a catalog's answers against the OpenAPI operations its stubs stand for: every variant whose status the
 /// operation documents (generated and faulted ones excepted) against that response's schema for its content type.
+/// A templated body is checked as rendered for `GET /` at `http://127.0.0.1:8080`.
 package struct FixtureValidator {
     /// The folder the catalog was read from: stubs' `openapi.spec` paths are relative to their API folder in it.
     package var root: URL
@@ -169,9 +170,15 @@ package struct FixtureValidator {
         }
         guard let schema = media["schema"], StubMaker.isJSON(key) || StubMaker.isJSON(mediaType) else { return [] }
         guard !variant.body.isEmpty else { return ["(the body): empty, \(media.location) documents JSON"] }
+        var body = variant.body
+        if let kind = variant.templateKind, let request = try? HTTPRequest(method: "GET", target: "/") {
+            // A templated body as a request to the server's default address would get it (empty query values).
+            body = Template(baseURL: "http://127.0.0.1:8080", request: request, pathParameters: [:])
+                .render(body, escaping: Template.Escaping(kind))
+        }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(variant.body))
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
             return ["(the body): not JSON (\(error))"]
         }
