@@ -92,7 +92,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
-        .testTarget(name: "StubContractsTests", dependencies: ["StubContracts", "StubCore"], swiftSettings: settings),
+        .testTarget(name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [

@@ -4,7 +4,8 @@
 // - every document the JSON reader (Foundation's JSONDecoder) accepts reads through the YAML reader to the same
 //   value, except where YAML 1.2 differs on purpose: duplicate keys, and what RFC 8259 does not allow either but
 //   JSONDecoder reads: control characters ("9\0{" as 9; a line break inside a string, which YAML folds and where
-//   a `---` is a document marker), bytes that are not UTF-8 and unknown escapes ("\j").
+//   a `---` is a document marker), bytes that are not UTF-8, unknown escapes ("\j"), and a broken `\u` escape in
+//   a value a later duplicate key replaces (JSONDecoder never reads that value).
 //
 // Seeds: MockData's JSON files and YAML documents of OpenAPI's shapes, in Fuzz/seeds/yaml-reader.
 
@@ -29,7 +30,10 @@ public func fuzzYAMLReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .failure(let error):
         if hasLineBreakInString(bytes) { return 0 }
         precondition(
-            ["duplicate key", "a control character", "bytes that are not UTF-8", "unknown escape"].contains {
+            [
+                "duplicate key", "a control character", "bytes that are not UTF-8", "unknown escape",
+                "\\u needs 4 hexadecimal digits", "\\x needs 2 hexadecimal digits", "\\U needs 8 hexadecimal digits",
+            ].contains {
                 error.message.hasPrefix($0)
             },
             "YAML refused JSON that parses: \(error)")

@@ -120,6 +120,14 @@ struct YAMLReaderTests {
         }
     }
 
+    /// Found by a 10-minute fuzz run: JSONDecoder accepts a broken `\u` escape in a value that a later duplicate key
+    /// replaces (it never reads that value); YAML reads every value, and refuses the escape where it is.
+    @Test func aBrokenUnicodeEscape_isRefusedWhereItIs_evenUnderADuplicateKey() {
+        #expect(throws: YAMLError(line: 1, column: 9, message: "\\u needs 4 hexadecimal digits")) {
+            try Self.read(#"{"a": "x\umb", "a": null}"#)
+        }
+    }
+
     /// Found by the CI's fuzz smoke: JSONDecoder reads the escape `\j`, which neither JSON nor YAML has.
     @Test func anUnknownEscape_isRefusedWhereItIs() {
         #expect(throws: YAMLError(line: 1, column: 12, message: "unknown escape \\j")) {
