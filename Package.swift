@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "HTTPEngine", dependencies: ["CLinux", "HTTPMessages", "Locking"], swiftSettings: settings),
         .target(name: "StubCore", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
         // OpenAPI documents: fixtures imported from one, answers validated against one, requests checked.
-        .target(name: "StubContracts", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
+        .target(name: "StubContracts", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(
             name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubCore"],
             // The control page, as files embedded at build time (no Bundle, no Foundation needed to read them).
@@ -53,14 +53,17 @@ let package = Package(
         .target(
             name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(
-            name: "StubServerTesting", dependencies: ["StubServer", "StubServerInProcess"], swiftSettings: settings),
+            name: "StubServerTesting", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
+            swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
         .target(
-            name: "StubServerXCTest", dependencies: ["StubServer", "StubServerInProcess"], swiftSettings: settings),
+            name: "StubServerXCTest", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
+            swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
-            name: "StubServerCLI", dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubServer"],
+            name: "StubServerCLI",
+            dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubServer"],
             swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],

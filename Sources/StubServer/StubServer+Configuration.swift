@@ -94,13 +94,17 @@ extension StubServer {
         public var milliseconds: Double
         /// How an upstream answered (`proxied`, `recorded`), nil for the catalog.
         public var forwarded: String?
+        /// What the stub's API contract refuses in the request, each with its place; nil when nothing.
+        public var contractViolations: [String]? = nil
 
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
         public var line: String {
             let outcome = [status.map(String.init), fault.map { "fault=\($0)" }, forwarded].compactMap { $0 }.joined(
                 separator: " ")
             let tenths = Int((milliseconds * 10).rounded())
-            return "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
+            let line = "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
+            // Each problem on a line of its own, indented: what the API would have refused.
+            return line + (contractViolations ?? []).map { "\n  contract: \($0)" }.joined()
         }
     }
 }

@@ -31,7 +31,7 @@ extension StubServer: HTTPResponder {
         var reply = reply(for: decision, to: request, file: file)
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault)
+            fault: decision.fault, violations: decision.contractViolations)
         return .now(reply)
     }
 
@@ -97,7 +97,7 @@ extension StubServer: HTTPResponder {
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
     private func logger(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
-        note: String? = nil
+        note: String? = nil, violations: [String]? = nil
     ) -> (@Sendable (Double) -> Void)? {
         guard let log = configuration.log else { return nil }
         let (method, target) = (request.method, configuration.redaction.redacted(target: request.target))
@@ -105,7 +105,8 @@ extension StubServer: HTTPResponder {
             log(
                 RequestLog(
                     method: method, target: target, stub: stub, variant: variant, status: status,
-                    fault: fault?.rawValue, milliseconds: milliseconds, forwarded: note))
+                    fault: fault?.rawValue, milliseconds: milliseconds, forwarded: note, contractViolations: violations)
+            )
         }
     }
 

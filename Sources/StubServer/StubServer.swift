@@ -28,7 +28,7 @@ public final class StubServer: Sendable {
     public let seed: UInt64
 
     /// The catalog, the choices and the journal, and the control API over them.
-    let runtime: StubRuntime
+    package let runtime: StubRuntime
     /// Large bodies in files, sent by the kernel.
     let bodyFiles = Lock(BodyFiles())
     private let engine: HTTPServer

@@ -17,7 +17,7 @@ enum Help {
 
     static let serve = """
         Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
-                                 [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N]
+                                 [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N] [--no-contracts]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -34,6 +34,8 @@ enum Help {
           --seed N         Seed of --chaos and of variants' "faults": the same seed, the same outcomes in order
           --max-connections N  Answer 503 past N open connections (default: what the open-file limit allows,
                            raised to its hard limit at start, less a margin for files)
+          --no-contracts   Do not check requests to stubs with an "openapi" key against their operation (checked
+                           by default: each problem is logged under the request, the answer is unchanged)
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/

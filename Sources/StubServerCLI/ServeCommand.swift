@@ -2,6 +2,7 @@ import CLISupport
 import Dispatch
 import HTTPEngine
 import Locking
+import StubContracts
 import StubServer
 
 #if canImport(FoundationEssentials)
@@ -35,6 +36,8 @@ struct ServeCommand: Command, Equatable {
         var readyFile: String?
         /// Most open connections; nil: what the open-file limit leaves room for.
         var maxConnections: Int?
+        /// Check requests to stubs that stand for an OpenAPI operation against it.
+        var contracts = true
     }
 
     static func parse(_ reader: inout OptionReader) throws(UsageError) -> ServeCommand {
@@ -46,6 +49,7 @@ struct ServeCommand: Command, Equatable {
             case .option("--variant"): options.variant = try reader.value()
             case .option("--file"): options.file = try reader.value()
             case .option("--ready-file"): options.readyFile = try reader.value()
+            case .option("--no-contracts"): options.contracts = false
             case .option("--watch"):
                 try reader.flag()
                 options.watch = true
@@ -124,6 +128,10 @@ struct ServeCommand: Command, Equatable {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
         Output.line(Self.connectionLine(limit: server.connectionLimit, chosen: options.maxConnections, fileLimit))
+        if options.contracts, server.runtime.installContractChecks() {
+            let count = catalog.stubs.filter { $0.contract != nil }.count
+            Output.line("Checking requests to \(count) stubs against their OpenAPI operations (--no-contracts: off)")
+        }
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
         if options.watch { Output.line("Watching \(source) for changes") }
         if let readyFile = options.readyFile {

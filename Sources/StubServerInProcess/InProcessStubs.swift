@@ -27,7 +27,7 @@ public final class InProcessStubs: StubControl {
     /// A session whose requests this server answers.
     public let urlSession: URLSession
 
-    let runtime: StubRuntime
+    package let runtime: StubRuntime
     /// The number in the registry, which the protocol class spells (`ServerTag`).
     let number: Int
     let protocolClass: AnyClass

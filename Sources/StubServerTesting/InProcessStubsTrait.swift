@@ -1,4 +1,5 @@
 import Foundation
+import StubContracts
 import StubServerInProcess
 import Testing
 
@@ -26,6 +27,9 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
     public var configuration: InProcessStubs.Configuration
     /// The test file, where the search for `fixtures` starts.
     public var filePath: String
+    /// Whether requests to stubs that stand for an OpenAPI operation (their `openapi` key) are checked against it;
+    /// a request the operation would refuse fails the test like an unmatched one (unless `unmatched` is `.allow`).
+    public var contracts = true
 
     public var isRecursive: Bool { true }
 
@@ -39,6 +43,7 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
         let stubs = try InProcessStubs.start(fixtures: folder, configuration: configuration)
+        if contracts { stubs.runtime.installContractChecks() }
         let strictness = Strictness(
             unmatched: unmatched, location: test.sourceLocation,
             hint: "strict .inProcessStubs: pass unmatched: .allow to permit unmatched requests")
@@ -57,26 +62,27 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == InProcessStubsTrait {
     /// An in-process stub server for each test: `fixtures` (a folder found from the test file), per-stub
-    /// `variants`, a server-wide `variant`, and what an unmatched request does (`.fail` by default).
+    /// `variants`, a server-wide `variant`, what an unmatched request does (`.fail` by default), and whether
+    /// requests are checked against their stubs' OpenAPI operations (`contracts`, on by default).
     public static func inProcessStubs(
         fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail,
+        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
         configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
     ) -> Self {
         InProcessStubsTrait(
             fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
-            configuration: configuration, filePath: filePath)
+            configuration: configuration, filePath: filePath, contracts: contracts)
     }
 
     /// An in-process stub server for each test, serving the fixtures folder at `fixtures` (a test bundle's
     /// resources, for instance).
     public static func inProcessStubs(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail,
+        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
         configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
     ) -> Self {
         InProcessStubsTrait(
             fixtures: fixtures.path, fixturesURL: fixtures, variants: variants, serverVariant: variant,
-            unmatched: unmatched, configuration: configuration, filePath: filePath)
+            unmatched: unmatched, configuration: configuration, filePath: filePath, contracts: contracts)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StubContracts
 import StubServer
 import Testing
 
@@ -34,6 +35,9 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     public var configuration: StubServer.Configuration
     /// The test file, where the search for `fixtures` starts.
     public var filePath: String
+    /// Whether requests to stubs that stand for an OpenAPI operation (their `openapi` key) are checked against it;
+    /// a request the operation would refuse fails the test like an unmatched one (unless `unmatched` is `.allow`).
+    public var contracts = true
 
     public var isRecursive: Bool { true }
 
@@ -47,6 +51,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
         try await withStubServer(fixtures: folder, configuration: configuration) { server in
+            if contracts { server.runtime.installContractChecks() }
             try server.choose(serverVariant: serverVariant, variants: variants)
             let strictness = Strictness(
                 unmatched: unmatched, location: test.sourceLocation,
@@ -101,15 +106,17 @@ func resolveFixtures(_ fixtures: String, url: URL?, from filePath: String) throw
 
 extension Trait where Self == StubServerTrait {
     /// A stub server for each test: `fixtures` (a folder found from the test file), per-stub `variants`, a
-    /// server-wide `variant`, and what an unmatched request does (`.fail` by default).
+    /// server-wide `variant`, what an unmatched request does (`.fail` by default), and whether requests are checked
+    /// against their stubs' OpenAPI operations (`contracts`, on by default; a refused request fails like an
+    /// unmatched one).
     public static func stubServer(
         fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail,
+        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
         configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
     ) -> Self {
         StubServerTrait(
             fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
-            configuration: configuration, filePath: filePath)
+            configuration: configuration, filePath: filePath, contracts: contracts)
     }
 
     /// A stub server for each test, serving the fixtures folder at `fixtures`: a test bundle's resources, which is
@@ -121,12 +128,12 @@ extension Trait where Self == StubServerTrait {
     /// ```
     public static func stubServer(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail,
+        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
         configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
     ) -> Self {
         var trait = StubServerTrait(
             fixtures: fixtures.path, variants: variants, serverVariant: variant, unmatched: unmatched,
-            configuration: configuration, filePath: filePath)
+            configuration: configuration, filePath: filePath, contracts: contracts)
         trait.fixturesURL = fixtures
         return trait
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StubContracts
 import StubServer
 import StubServerInProcess
 import XCTest
@@ -20,13 +21,17 @@ extension XCTestCase {
     ///   - fixtures: a `MockData`-style folder.
     ///   - configuration: how the server listens; port 0 by default.
     ///   - unmatched: `.fail` (default) or `.allow`.
+    ///   - contracts: whether requests to stubs that stand for an OpenAPI operation (their `openapi` key) are
+    ///     checked against it; each refused request fails the test at teardown like an unmatched one.
     /// - Returns: the running server; use its `baseURL`.
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen.
     public func startStubServer(
         fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
-        unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws -> StubServer {
         let server = try StubServer.start(fixtures: fixtures, configuration: configuration)
+        if contracts { server.runtime.installContractChecks() }
         stopAtTeardown(server, unmatched: unmatched, hint: "startStubServer", file: file, line: line)
         return server
     }
@@ -34,13 +39,15 @@ extension XCTestCase {
     /// Starts an in-process stub server serving `fixtures`, stopped when the test ends: give the code under test
     /// its `urlSession` (or a session made from its `sessionConfiguration`); requests keep their real URLs.
     ///
-    /// Strict by default, like `startStubServer`.
+    /// Strict by default, and checks requests against their stubs' OpenAPI operations, like `startStubServer`.
     /// - Throws: `CatalogError` for invalid fixtures.
     public func startInProcessStubs(
         fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
-        unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws -> InProcessStubs {
         let stubs = try InProcessStubs.start(fixtures: fixtures, configuration: configuration)
+        if contracts { stubs.runtime.installContractChecks() }
         stopAtTeardown(stubs, unmatched: unmatched, hint: "startInProcessStubs", file: file, line: line)
         return stubs
     }

@@ -109,6 +109,27 @@
             #expect(await server.stop().status == 0)
         }
 
+        /// `serve` checks requests to imported stubs against their operation and logs each problem under the request.
+        @Test func serve_logsWhatTheContractRefuses_andAnswersAnyway() async throws {
+            let folder = try Self.workspace()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fixtures = folder.appendingPathComponent("fixtures").path
+            let spec = folder.appendingPathComponent("catalog.yaml").path
+            #expect(try await CLIRunner.run(["import", "openapi", spec, "--fixtures", fixtures]).status == 0)
+            let server = try RunningServer(["--fixtures", fixtures, "--port", "0"])
+            let first = try #require(await server.nextLine())
+            let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+            #expect(
+                await server.line(containing: "Checking requests")
+                    == "Checking requests to 2 stubs against their OpenAPI operations (--no-contracts: off)")
+            let url = URL(string: "\(address.absoluteString)/v2/albums?limit=ten")!
+            let (_, response) = try await URLSession.bounded().data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(
+                await server.line(containing: "contract:") == #"  contract: query.limit: expected integer, got "ten""#)
+            #expect(await server.stop().status == 0)
+        }
+
         @Test func aCorruptedAnswer_failsValidation_namingFileStubVariantAndKeyPath() async throws {
             let folder = try Self.workspace()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -50,6 +50,15 @@ package struct OpenAPIDocument: Sendable {
             return fields.keys.sorted().map { ($0, self[$0]!) }
         }
 
+        /// In a `content` object: the entry for `mediaType` (lowercased, without parameters), exactly, else as
+        /// `type/*`, else `*/*`.
+        package func media(for mediaType: String) -> (key: String, node: Node)? {
+            let entries = members
+            let range = (mediaType.split(separator: "/").first ?? "") + "/*"
+            return entries.first { $0.key.lowercased() == mediaType }
+                ?? entries.first { $0.key.lowercased() == range } ?? entries.first { $0.key == "*/*" }
+        }
+
         package var string: String? {
             if case .string(let text) = value { return text }
             return nil

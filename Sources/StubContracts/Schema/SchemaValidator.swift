@@ -326,4 +326,10 @@ package struct SchemaProblem: Equatable, Sendable, CustomStringConvertible {
     }
 
     package var description: String { "\(path.isEmpty ? "(the body)" : path): \(message)" }
+
+    /// The problem as a line with its path under `prefix`: `body.results[3].id: ...`, `query.ids[1]: ...`.
+    package func placed(under prefix: String) -> String {
+        let place = path.isEmpty ? prefix : path.hasPrefix("[") ? prefix + path : "\(prefix).\(path)"
+        return "\(place): \(message)"
+    }
 }

@@ -157,15 +157,10 @@ package struct FixtureValidator {
                 ? []
                 : ["\(response.node.location) documents no body, the variant has \(variant.body.count) bytes"]
         }
-        let members = content.members
-        let documented =
-            members.first { $0.key.lowercased() == mediaType }
-            ?? members.first { $0.key.lowercased() == mediaType.split(separator: "/").first.map { "\($0)/*" } }
-            ?? members.first { $0.key == "*/*" }
-        guard let (key, media) = documented else {
+        guard let (key, media) = content.media(for: mediaType) else {
             return [
                 "Content-Type \(mediaType.isEmpty ? "(none)" : mediaType) is not documented at "
-                    + "\(content.location) (documented: \(members.map(\.key).joined(separator: ", ")))"
+                    + "\(content.location) (documented: \(content.members.map(\.key).joined(separator: ", ")))"
             ]
         }
         guard let schema = media["schema"], StubMaker.isJSON(key) || StubMaker.isJSON(mediaType) else { return [] }

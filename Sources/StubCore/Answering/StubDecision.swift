@@ -8,6 +8,8 @@ package struct StubDecision {
     package var fallbackFrom: String?
     /// What the request drew from the seeded generator, if it drew.
     var draw: JournalEntry.Draw?
+    /// What the stub's API contract refuses in the request (`RequestChecker`); nil when nothing, or nothing checked.
+    package var contractViolations: [String]?
 
     package enum Outcome {
         /// A stub answers with one of its variants.

@@ -20,6 +20,8 @@ package struct StubState {
     /// What the last reload did.
     package var lastReload: ReloadReport?
     package var journal: RequestJournal
+    /// Checks requests to stubs that stand for an API operation; nil checks nothing.
+    package var requestChecker: (any RequestChecker)?
     /// The seed of `generator`; reset starts its sequence again.
     let seed: UInt64
     /// The chance, 0...1, that a stubbed answer is replaced by a fault (`RandomFaults.chaosKinds`).
@@ -95,10 +97,17 @@ extension StubState {
         case .unmatched where !match.isMatched: return StubDecision(outcome: .forward)
         case .none, .unmatched: break
         }
-        let decision: StubDecision
+        var decision: StubDecision
+        var violations: [String]?
         switch match {
         case .matched(let stub, let pathParameters):
             decision = decideVariant(of: stub, for: request, pathParameters: pathParameters)
+            if stub.contract != nil,
+                let problems = requestChecker?.problems(
+                    of: request, for: stub, pathParameters: pathParameters), !problems.isEmpty
+            {
+                violations = problems
+            }
             if case .answer = decision.outcome, let scenario = stub.scenario, let next = scenario.then {
                 scenarios[scenario.name] = next
             }
@@ -111,7 +120,8 @@ extension StubState {
         if case .unmatched(let misses) = decision.outcome { closest = misses }
         journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault, closest: closest, draw: decision.draw)
+            fault: decision.fault, closest: closest, draw: decision.draw, violations: violations)
+        decision.contractViolations = violations
         return decision
     }
 

@@ -35,9 +35,10 @@ extension StubControl {
         return message
     }
 
-    /// One report per request no stub matched, with the stubs that came closest, field by field.
+    /// One report per request no stub matched, with the stubs that came closest, field by field; then one per
+    /// request that broke its stub's API contract, with each problem.
     package func unmatchedReports() -> [String] {
-        unmatchedRequests().map { entry in
+        let unmatched = unmatchedRequests().map { entry in
             var report =
                 "no stub matched \(entry.method) \(entry.target) (answered \(entry.status.map(String.init) ?? "-"))"
             if let closest = entry.closest, !closest.isEmpty {
@@ -46,6 +47,12 @@ extension StubControl {
             }
             return report
         }
+        let broken = journal(JournalQuery()).filter { !($0.contractViolations ?? []).isEmpty }.map { entry in
+            "\(entry.method) \(entry.target) breaks the API contract of stub \(entry.stub ?? "-") (answered "
+                + "\(entry.status.map(String.init) ?? "-")):"
+                + (entry.contractViolations ?? []).map { "\n  \($0)" }.joined()
+        }
+        return unmatched + broken
     }
 }
 

@@ -25,6 +25,11 @@ package final class StubRuntime: Sendable {
                 catalog: catalog, serverVariant: variant, journal: journal, seed: seed, chaos: min(max(chaos, 0), 1)))
     }
 
+    /// Installs what checks requests to stubs that stand for an API operation (nil for nothing).
+    package func install(_ checker: (any RequestChecker)?) {
+        state.withLock { $0.requestChecker = checker }
+    }
+
     package var catalog: StubCatalog {
         state.withLock { $0.catalog }
     }

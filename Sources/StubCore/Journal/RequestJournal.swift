@@ -37,6 +37,9 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var draw: Draw?
     /// For a GraphQL request: its operation's name (a batch's names, comma-separated).
     public var operationName: String? = nil
+    /// For a request to a stub that stands for an API operation: what the operation would refuse, each with its
+    /// place (`query.limit: expected integer, got "ten"`). The stub answered anyway; strict tests fail on it.
+    public var contractViolations: [String]? = nil
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
@@ -211,7 +214,8 @@ package struct RequestJournal {
 
     package mutating func record(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
-        closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil
+        closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil,
+        violations: [String]? = nil
     ) {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path,
@@ -227,7 +231,7 @@ package struct RequestJournal {
             },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
             variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw,
-            operationName: Self.operationName(of: request))
+            operationName: Self.operationName(of: request), contractViolations: violations)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

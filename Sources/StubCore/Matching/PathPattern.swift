@@ -33,7 +33,7 @@ package struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     static let everything = PathPattern(everything: ())
 
     /// The segment values captured by `{name}` segments, or nil if `path` does not match.
-    func match(_ path: String) -> [String: String]? {
+    package func match(_ path: String) -> [String: String]? {
         if matchesEverything { return [:] }
         let parts = Self.split(path)
         guard parts.count == segments.count else { return nil }

@@ -152,13 +152,25 @@ function requestItem(entry) {
   if (text) details.append(el("pre", { className: "body", text }));
   if (entry.draw) details.append(el("p", { className: "mono", text: "drew " + JSON.stringify(entry.draw) }));
   if (entry.closest) details.append(missTable(entry.closest));
+  if (entry.contractViolations) details.append(violationList(entry.contractViolations));
   return el("li", {}, details);
 }
 
+function violationList(violations) {
+  return el("ul", { className: "violations" },
+    ...violations.map(text => el("li", { className: "mono error", text })));
+}
+
 function unmatchedItem(entry) {
-  return el("li", { "data-id": String(entry.id) },
-    el("p", { className: "mono request-line", text: requestLine(entry) }),
-    missTable(entry.closest || []));
+  const item = el("li", { "data-id": String(entry.id) },
+    el("p", { className: "mono request-line", text: requestLine(entry) }));
+  if (entry.contractViolations) {
+    item.append(el("p", { text: "answered by " + entry.stub + ", but the API's contract refuses it:" }),
+      violationList(entry.contractViolations));
+  } else {
+    item.append(missTable(entry.closest || []));
+  }
+  return item;
 }
 
 async function refreshRequests() {
@@ -168,7 +180,7 @@ async function refreshRequests() {
   for (const entry of page.entries) {
     state.lastID = Math.max(state.lastID, entry.id);
     requests.prepend(requestItem(entry));
-    if (entry.closest) unmatched.prepend(unmatchedItem(entry));
+    if (entry.closest || entry.contractViolations) unmatched.prepend(unmatchedItem(entry));
   }
   return page.entries.length;
 }
