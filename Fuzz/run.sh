@@ -11,7 +11,8 @@
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
 # reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/StubCore's YAML reader,
-# against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict). Seeds live
+# against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
+# documents, the importer and the schema validator; dictionary Fuzz/openapi.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -21,7 +22,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
@@ -78,6 +79,14 @@ build() {
       compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
         $(sources Sources/StubCore "$harness") -o "$out/$target"
       ;;
+    openapi)
+      # The core as a library; the contracts module with the harness, in one module.
+      library Locking
+      library HTTPMessages
+      library StubCore -lHTTPMessages -lLocking
+      compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lHTTPMessages -lLocking \
+        $(sources Sources/StubContracts Fuzz/OpenAPI) -o "$out/$target"
+      ;;
     har-importer)
       # Every module the recorder imports as a static library; the harness inside StubServerRecording.
       library Locking
@@ -115,6 +124,7 @@ dictionary() {
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
     har-importer) echo Fuzz/har.dict ;;
     yaml-reader) echo Fuzz/yaml.dict ;;
+    openapi) echo Fuzz/openapi.dict ;;
   esac
 }
 

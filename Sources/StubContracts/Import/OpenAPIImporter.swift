@@ -57,14 +57,24 @@ package struct OpenAPIImporter {
                 webhooks > 0 ? " (\(webhooks) webhooks: requests the API sends, which a stub does not answer)" : ""
             throw ContractError("", "paths", "no operations to import\(note)")
         }
-        let specPath = Self.relativePath(from: folder, to: spec)
+        let (files, lines) = try Self.files(
+            for: document, operations: operations, folderName: folderName,
+            specPath: Self.relativePath(from: folder, to: spec))
+        return Result(folder: folder, files: files, lines: lines)
+    }
+
+    /// An API folder's files for `operations` of `document` (bodies, then `stubs.json`, whose stubs name the
+    /// document `specPath`), and a line per stub.
+    package static func files(
+        for document: OpenAPIDocument, operations: [OpenAPIOperation], folderName: String, specPath: String
+    ) throws(ContractError) -> (files: [(name: String, bytes: [UInt8])], lines: [String]) {
         var files: [(name: String, bytes: [UInt8])] = []
         var stubs: [JSONValue] = []
         var hosts: [String] = []
         var taken: Set<String> = []
         var lines: [String] = []
         for operation in operations {
-            var stubName = operation.operationId.map(Self.slug) ?? ""
+            var stubName = operation.operationId.map(slug) ?? ""
             if stubName.isEmpty { stubName = Stub.suggestedName(method: operation.method, path: operation.path) }
             while taken.contains(stubName) { stubName += "-2" }
             taken.insert(stubName)
@@ -79,7 +89,7 @@ package struct OpenAPIImporter {
         var top: [String: JSONValue] = ["stubs": .array(stubs)]
         if !hosts.isEmpty { top["hosts"] = .array(hosts.map(JSONValue.string)) }
         files.append(("stubs.json", Array((JSONValue.object(top).prettyText + "\n").utf8)))
-        return Result(folder: folder, files: files, lines: lines)
+        return (files, lines)
     }
 
     /// Writes into a folder made beside the destination, then moves it into place; an existing empty folder

@@ -110,9 +110,8 @@ struct StubMaker {
             return [Answer(status: status, mediaType: mediaType, body: example.value)]
         }
         guard generate else { return [] }
-        return [
-            Answer(status: status, mediaType: mediaType, body: ExampleGenerator(document: document).value(for: schema))
-        ]
+        var generator = ExampleGenerator(document: document)
+        return [Answer(status: status, mediaType: mediaType, body: generator.value(for: schema))]
     }
 
     /// The media type answers use: JSON first, then the first listed.

@@ -7,9 +7,17 @@ struct ExampleGenerator {
     let document: OpenAPIDocument
     /// Deeper than this, a value is `null`: a recursive schema ends.
     static let maxDepth = 12
+    /// Most values made for one example, each array item counted: nested `minItems` cannot multiply without end.
+    private var budget = 10_000
 
-    func value(for node: OpenAPIDocument.Node, depth: Int = 0) -> JSONValue {
-        guard depth < Self.maxDepth, let schema = try? document.resolve(node), case .object(let fields) = schema.value
+    init(document: OpenAPIDocument) {
+        self.document = document
+    }
+
+    mutating func value(for node: OpenAPIDocument.Node, depth: Int = 0) -> JSONValue {
+        budget -= 1
+        guard budget > 0, depth < Self.maxDepth, let schema = try? document.resolve(node),
+            case .object(let fields) = schema.value
         else { return .null }
         if let example = fields["example"] { return example }
         if case .array(let examples)? = fields["examples"], let first = examples.first { return first }
@@ -36,21 +44,31 @@ struct ExampleGenerator {
         return generate(schema, fields, depth: depth)
     }
 
-    private func generate(_ schema: OpenAPIDocument.Node, _ fields: [String: JSONValue], depth: Int) -> JSONValue {
+    private mutating func generate(_ schema: OpenAPIDocument.Node, _ fields: [String: JSONValue], depth: Int)
+        -> JSONValue
+    {
         switch Self.type(of: fields) {
         case "object":
             var members: [String: JSONValue] = [:]
             for required in schema["required"]?.items ?? [] {
                 guard let name = required.string else { continue }
-                members[name] = schema["properties"]?[name].map { value(for: $0, depth: depth + 1) } ?? .string(name)
+                if let property = schema["properties"]?[name] {
+                    members[name] = value(for: property, depth: depth + 1)
+                } else {
+                    members[name] = .string(name)
+                }
             }
             return .object(members)
         case "array":
             var count = 1
             if case .number(let minimum)? = fields["minItems"] { count = max(count, Int(minimum)) }
             if case .number(let maximum)? = fields["maxItems"] { count = min(count, Int(maximum)) }
+            let before = budget
             let item = schema["items"].map { value(for: $0, depth: depth + 1) } ?? .string("item")
-            return .array(Array(repeating: item, count: min(count, 100)))
+            let used = max(before - budget, 1)
+            let copies = max(1, min(count, 100, budget / used + 1))
+            budget -= used * (copies - 1)
+            return .array(Array(repeating: item, count: copies))
         case "integer", "number":
             var number = 0.0
             if case .number(let minimum)? = fields["minimum"] { number = minimum }

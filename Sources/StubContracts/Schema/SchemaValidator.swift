@@ -14,6 +14,9 @@ package struct SchemaValidator {
 
     /// Most schemas entered for one value: a `$ref` cycle that never consumes the value stops here.
     static let maxDepth = 256
+    /// Most schemas entered in one check: nested `anyOf`s, each trying every branch, cannot take forever.
+    static let maxSteps = 200_000
+    private var steps = 0
 
     package init(document: OpenAPIDocument) {
         self.document = document
@@ -22,7 +25,11 @@ package struct SchemaValidator {
     /// What is wrong with `value` against `schema`, each with its key path in the value (`results[3].trackId`).
     package mutating func problems(of value: JSONValue, against schema: OpenAPIDocument.Node) -> [SchemaProblem] {
         var problems: [SchemaProblem] = []
+        steps = 0
         validate(value, schema, at: "", depth: 0, into: &problems)
+        if steps > Self.maxSteps {
+            problems.append(SchemaProblem("", "checked in part: the schema takes more than \(Self.maxSteps) steps"))
+        }
         return problems
     }
 
@@ -41,6 +48,8 @@ package struct SchemaValidator {
         _ value: JSONValue, _ schemaNode: OpenAPIDocument.Node, at path: String, depth: Int,
         into problems: inout [SchemaProblem]
     ) {
+        steps += 1
+        guard steps <= Self.maxSteps else { return }
         guard depth < Self.maxDepth else {
             problems.append(SchemaProblem(path, "the schema nests past \(Self.maxDepth) levels here (a $ref cycle?)"))
             return
