@@ -51,4 +51,23 @@ struct ExampleGeneratorTests {
             #expect(validator.problems(of: value, against: node) == [])
         }
     }
+
+    /// Arrays of arrays with `minItems: 100` would make 100^12 values; the generator stops near 10,000.
+    @Test func nestedMinItems_areBounded() throws {
+        let yaml = """
+            openapi: 3.1.0
+            components:
+              schemas:
+                S: {type: array, minItems: 100, items: {$ref: '#/components/schemas/S'}}
+            """
+        let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
+        var generator = ExampleGenerator(document: document)
+        let value = generator.value(for: try #require(document.root["components"]?["schemas"]?["S"]))
+        func count(_ value: JSONValue) -> Int {
+            if case .array(let items) = value { return 1 + items.reduce(0) { $0 + count($1) } }
+            return 1
+        }
+        #expect(count(value) <= 20_000)
+        #expect(count(value) > 100)
+    }
 }

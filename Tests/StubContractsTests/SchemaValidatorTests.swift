@@ -197,6 +197,19 @@ struct SchemaValidatorTests {
         #expect(problems.first?.contains("nests past 256 levels") == true)
     }
 
+    /// Nested `anyOf`s that fail in every branch try 2^depth paths; the check stops at its step bound and says so.
+    @Test func anExplodingSchema_isCheckedInPart_andSaysSo() throws {
+        var yaml = "openapi: 3.1.0\ncomponents:\n  schemas:\n    A24: {type: string}\n"
+        for level in 0..<24 {
+            yaml += "    A\(level): {anyOf: [{$ref: '#/components/schemas/A\(level + 1)'}, {$ref: '#/components/schemas/A\(level + 1)'}]}\n"
+        }
+        let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
+        var validator = SchemaValidator(document: document)
+        let problems = validator.problems(
+            of: .number(1), against: try #require(document.root["components"]?["schemas"]?["A0"]))
+        #expect(problems.last?.description == "(the body): checked in part: the schema takes more than 200000 steps")
+    }
+
     @Test func keywordsNotChecked_areCountedOncePerSchema() throws {
         let document = try Self.document(
             "{type: array, uniqueItems: true, items: {type: string, format: uriref, x-note: 1}}")
