@@ -201,7 +201,8 @@ struct SchemaValidatorTests {
     @Test func anExplodingSchema_isCheckedInPart_andSaysSo() throws {
         var yaml = "openapi: 3.1.0\ncomponents:\n  schemas:\n    A24: {type: string}\n"
         for level in 0..<24 {
-            yaml += "    A\(level): {anyOf: [{$ref: '#/components/schemas/A\(level + 1)'}, {$ref: '#/components/schemas/A\(level + 1)'}]}\n"
+            yaml +=
+                "    A\(level): {anyOf: [{$ref: '#/components/schemas/A\(level + 1)'}, {$ref: '#/components/schemas/A\(level + 1)'}]}\n"
         }
         let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
         var validator = SchemaValidator(document: document)

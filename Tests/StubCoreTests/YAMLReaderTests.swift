@@ -111,6 +111,50 @@ struct YAMLReaderTests {
         }
     }
 
+    /// Node properties where YAML allows them: before an implicit key (the mapping starts where they do), on lines
+    /// of their own (the node's, or a key's below them), before a sequence at a mapping key's indentation.
+    @Test(arguments: [
+        ("&first name: Ada\nrole: *first\n", #"{"name":"Ada","role":"name"}"#),
+        ("!!str 7: seven\nother: 8\n", #"{"7":"seven","other":8}"#),
+        (
+            "album: &meta\n  &k title: Blue\n  year: 1971\ncopy: *meta\n",
+            #"{"album":{"title":"Blue","year":1971},"copy":{"title":"Blue","year":1971}}"#
+        ),
+        ("value: &v\n  !!str\n  42\nagain: *v\n", #"{"again":"42","value":"42"}"#),
+        ("tracks: &list\n- one\n- two\n", #"{"tracks":["one","two"]}"#),
+        ("tracks: !!seq\n- one\n", #"{"tracks":["one"]}"#),
+    ])
+    func nodeProperties_apply_whereYAMLPutsThem(_ yaml: String, _ json: String) throws {
+        #expect(try Self.read(yaml).jsonText == json)
+    }
+
+    /// Plain scalars that start with `:` in flow collections, tabs that separate rather than indent, and a
+    /// continuation line that starts with `- `.
+    @Test(arguments: [
+        ("{a: :b}", #"{"a":":b"}"#),
+        (#"[ "k"::v, ::x ]"#, #"[{"k":":v"},"::x"]"#),
+        ("key:\n \tvalue\n", #"{"key":"value"}"#),
+        ("first line\n\tsecond line\n", #""first line second line""#),
+        ("- one\n - two\n", #"["one - two"]"#),
+    ])
+    func flowColons_separatingTabs_andContinuations(_ yaml: String, _ json: String) throws {
+        #expect(try Self.read(yaml).jsonText == json)
+    }
+
+    @Test(arguments: [
+        ("key:\n\tvalue\n", 2, 1),
+        ("map:\n \tkey: value\n", 2, 2),
+        ("a: &x &y b\n", 1, 7),
+    ])
+    func tabsBeforeCollections_andTwoAnchors_areRefused(_ yaml: String, _ line: Int, _ column: Int) {
+        #expect {
+            try Self.read(yaml)
+        } throws: { error in
+            guard let error = error as? YAMLError else { return false }
+            return error.line == line && error.column == column
+        }
+    }
+
     /// Found by a 10-minute fuzz run: JSONDecoder reads a line break inside a string (RFC 8259 forbids it); YAML
     /// folds it, and a `---` at the start of the next line is a document marker, refused where it is.
     @Test func aDocumentMarkerInsideAQuotedScalar_isRefusedWhereItIs() throws {

@@ -47,19 +47,16 @@ extension YAMLParser {
                 lineStart = index
                 skipInlineSpaces()
             }
-            let contentColumn = index - lineStart
-            let tabbed = bytes[lineStart..<index].contains(0x09)
+            // Indentation is spaces; tabs may follow it (separation), so the spaces before any tab must reach past
+            // the parent.
+            let indentation = bytes[lineStart..<index].prefix { $0 == 0x20 }.count
             guard index < bytes.count, bytes[index] != 0x23,
-                flow || (contentColumn > parent && !tabbed),
+                flow || indentation > parent,
                 !(index == lineStart && (atMarker("---") || atMarker("..."))),
                 flow
                     ? !isFlowIndicator(bytes[index]) && !(bytes[index] == 0x3A && isBlankOrEnd(at: index + 1))
                     : !(bytes[index] == 0x3A && isBlankOrEnd(at: index + 1))
             else {
-                index = save
-                break
-            }
-            if !flow, bytes[index] == 0x2D, isBlankOrEnd(at: index + 1), contentColumn <= parent + 1 {
                 index = save
                 break
             }

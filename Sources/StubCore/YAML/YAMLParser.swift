@@ -121,31 +121,53 @@ struct YAMLParser {
     // MARK: Block nodes
 
     /// The node at the current position, which belongs to a parent indented at `parent` (-1 at the top).
-    mutating func parseBlockNode(parent: Int, start: Start) throws(YAMLError) -> YAMLNode {
+    /// - Parameter inMapping: whether it is a mapping's value, which may be a sequence at the key's indentation.
+    mutating func parseBlockNode(parent: Int, start: Start, inMapping: Bool = false) throws(YAMLError) -> YAMLNode {
         depth += 1
         defer { depth -= 1 }
         guard depth <= YAMLReader.maxDepth else { throw error("collections nest deeper than \(YAMLReader.maxDepth)") }
         var start = start
         let propertiesAt = position
-        let (anchor, tag) = try parseProperties()
-        if anchor != nil || tag != nil {
-            let crossed = try skipSeparation(flow: false)
-            if crossed {
-                // Properties on a line of their own belong to the node below, which starts its own lines.
-                start = .ownLine
-                if index >= bytes.count || column <= parent || atMarker("---") || atMarker("...") {
-                    return try register(anchor, .scalar("", plain: true, tag: tag, at: propertiesAt))
+        var propertiesColumn = column
+        var (anchor, tag) = try parseProperties()
+        while anchor != nil || tag != nil {
+            guard try skipSeparation(flow: false) else {
+                if index < bytes.count, bytes[index] == 0x2A {
+                    throw error("an alias cannot have properties (an anchor or a tag)")
                 }
-            } else if index < bytes.count, bytes[index] == 0x2A {
-                throw error("an alias cannot have properties (an anchor or a tag)")
-            } else if index < bytes.count, bytes[index] == 0x2D, isBlankOrEnd(at: index + 1) {
-                throw error("a block sequence cannot start on the line of its properties")
-            } else if isKeyAhead() {
-                // `&a key: value`: the properties are the key's.
-                guard start != .afterKey else { throw error("a mapping cannot start on the line of its key") }
-                let mapping = try parseBlockMapping(indent: column, keyProperties: (anchor, tag))
-                return mapping
+                if index < bytes.count, bytes[index] == 0x2D, isBlankOrEnd(at: index + 1) {
+                    throw error("a block sequence cannot start on the line of its properties")
+                }
+                if isKeyAhead() {
+                    // `&a key: value`: the properties are the key's, and the mapping starts where they do.
+                    guard start != .afterKey else { throw error("a mapping cannot start on the line of its key") }
+                    return try parseBlockMapping(indent: propertiesColumn, keyProperties: (anchor, tag))
+                }
+                break
             }
+            // Properties on a line of their own belong to the node below, which starts its own lines.
+            start = .ownLine
+            if inMapping, index < bytes.count, column == parent, bytes[index] == 0x2D, isBlankOrEnd(at: index + 1) {
+                return try register(anchor, parseBlockSequence(indent: column))
+            }
+            if index >= bytes.count || column <= parent || atMarker("---") || atMarker("...") {
+                return try register(anchor, .scalar("", plain: true, tag: tag, at: propertiesAt))
+            }
+            guard bytes[index] == 0x26 || bytes[index] == 0x21 else { break }
+            // More properties: the node's own (`&a` then `!!str` below it), or a key's (`&k key: value`).
+            let moreColumn = column
+            let moreAt = index
+            let more = try parseProperties()
+            if isKeyAhead() {
+                return try register(anchor, parseBlockMapping(indent: moreColumn, keyProperties: more))
+            }
+            if (more.anchor != nil && anchor != nil) || (more.tag != nil && tag != nil) {
+                index = moreAt
+                throw error("a node has at most one anchor and one tag")
+            }
+            anchor = anchor ?? more.anchor
+            tag = tag ?? more.tag
+            propertiesColumn = moreColumn
         }
         let node = try parseBlockContent(parent: parent, start: start)
         if tag != nil, case .scalar(let text, let plain, nil, let at) = node {
@@ -285,9 +307,9 @@ struct YAMLParser {
                 return try parseBlockSequence(indent: indent)
             }
             guard column > indent else { return .scalar("", plain: true, tag: nil, at: here) }
-            return try parseBlockNode(parent: indent, start: .ownLine)
+            return try parseBlockNode(parent: indent, start: .ownLine, inMapping: true)
         }
-        return try parseBlockNode(parent: indent, start: .afterKey)
+        return try parseBlockNode(parent: indent, start: .afterKey, inMapping: true)
     }
 
     private mutating func parseBlockSequence(indent: Int) throws(YAMLError) -> YAMLNode {
@@ -400,7 +422,9 @@ struct YAMLParser {
         case 0x5B, 0x7B: node = try parseFlowCollection()
         case 0x22, 0x27: node = try parseQuoted(parent: flowMinColumn - 1)
         case 0x2A: node = try parseAlias()
-        case 0x2C, 0x5D, 0x7D, 0x3A:
+        case 0x2C, 0x5D, 0x7D:
+            node = .scalar("", plain: true, tag: nil, at: here)
+        case 0x3A where !plainStarts(flow: true):  // `: ` an empty key's; `:x` a plain scalar's start
             node = .scalar("", plain: true, tag: nil, at: here)
         default: node = try parsePlain(flow: true, parent: -1)
         }
@@ -551,11 +575,19 @@ struct YAMLParser {
                 index += 1
             } else if byte == 0x09 {
                 if lineBegan, !flow, !tabsBeforeContent {
-                    // A tab in the indentation: refused unless the line holds nothing but a comment.
+                    // A tab in the indentation: refused unless the line holds nothing but a comment, or the tab
+                    // follows indenting spaces and separates them from a scalar (` \tbar`), not a collection.
                     var look = index
                     while look < bytes.count, bytes[look] == 0x20 || bytes[look] == 0x09 { look += 1 }
                     if look < bytes.count, bytes[look] != 0x0A, bytes[look] != 0x23 {
-                        throw error("a tab in indentation; YAML indents with spaces")
+                        let save = index
+                        index = look
+                        let collection =
+                            ((bytes[look] == 0x2D || bytes[look] == 0x3F) && isBlankOrEnd(at: look + 1)) || isKeyAhead()
+                        index = save
+                        if collection || bytes[lineStart(of: index)] != 0x20 {
+                            throw error("a tab in indentation; YAML indents with spaces")
+                        }
                     }
                 }
                 index += 1
