@@ -12,7 +12,8 @@
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
 # reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/StubCore's YAML reader,
 # against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
-# documents, the importer and the schema validator; dictionary Fuzz/openapi.dict). Seeds live
+# documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
+# (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -22,7 +23,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
@@ -60,11 +61,14 @@ build() {
   local target="$1"
   # shellcheck disable=SC2046
   case "$target" in
-    request-decoder)
+    request-decoder | websocket-frame)
+      # The engine with the harness, in one module.
+      local harness=Fuzz/RequestDecoder
+      if [ "$target" = websocket-frame ]; then harness=Fuzz/WebSocketFrame; fi
       library Locking
       library HTTPMessages
       compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
-        $(sources Sources/HTTPEngine Fuzz/RequestDecoder) -o "$out/$target"
+        $(sources Sources/HTTPEngine "$harness") -o "$out/$target"
       ;;
     xml-path)
       compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
@@ -120,6 +124,7 @@ build() {
 dictionary() {
   case "$1" in
     request-decoder) echo Fuzz/http.dict ;;
+    websocket-frame) echo Fuzz/websocket.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
     har-importer) echo Fuzz/har.dict ;;
