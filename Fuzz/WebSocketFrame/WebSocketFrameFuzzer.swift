@@ -35,14 +35,10 @@ func decode(_ input: [UInt8], piece: Int) -> (events: [WebSocketDecoder.Event], 
     var decoder = WebSocketDecoder(maxMessageBytes: 4096)
     var events: [WebSocketDecoder.Event] = []
     var offset = 0
-    while offset < input.count {
+    while offset < input.count, decoder.failure == nil {
         let end = min(offset + max(piece, 1), input.count)
-        do {
-            events += try decoder.feed(input[offset..<end])
-        } catch {
-            return (events, error)
-        }
+        events += decoder.feed(input[offset..<end])
         offset = end
     }
-    return (events, nil)
+    return (events, decoder.failure)
 }

@@ -154,7 +154,22 @@ struct WebSocketTests {
         ] as [([UInt8], UInt16, String)])
     func aViolation_endsWithItsCloseCode(_ bytes: [UInt8], _ code: UInt16, _ reason: String) {
         var decoder = WebSocketDecoder()
-        #expect(throws: WebSocketDecoder.Failure(code: code, reason: reason)) { try decoder.feed(bytes) }
+        _ = decoder.feed(bytes)
+        #expect(decoder.failure == WebSocketDecoder.Failure(code: code, reason: reason))
+        #expect(decoder.feed(Self.frame(0x81, Array("later".utf8))) == [], "nothing is read after a violation")
+    }
+
+    /// Found by the fuzz target: a frame decoded before a violation in the same bytes is kept, as it is when the
+    /// bytes arrive one by one.
+    @Test func eventsBeforeAViolation_areKept() {
+        let bytes: [UInt8] = Self.frame(0x8A, []) + [0x37, 0xFA]
+        var whole = WebSocketDecoder()
+        #expect(whole.feed(bytes) == [.pong([])])
+        #expect(
+            whole.failure == WebSocketDecoder.Failure(code: 1002, reason: "reserved bits set (no extension agreed)"))
+        var pieces = WebSocketDecoder()
+        #expect(pieces.feed(bytes.prefix(6)) + pieces.feed(bytes.dropFirst(6)) == [.pong([])])
+        #expect(pieces.failure == whole.failure)
     }
 
     @Test func serverFrames_areUnmasked_withTheShortestLength() {

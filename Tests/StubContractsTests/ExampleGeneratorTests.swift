@@ -31,6 +31,10 @@ struct ExampleGeneratorTests {
             #"{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":null}}}}}}}}}}}}"#
         ),
         ("{type: string, minLength: 10, maxLength: 12}", #""stringstring""#),
+        // Found by review: hostile bounds clamp, allOf fills placeholders last, a discriminator names its option.
+        ("{type: integer, exclusiveMaximum: 0}", "-1"),
+        ("{allOf: [{$ref: '#/components/schemas/Pet'}, {required: [id]}]}", #"{"id":0,"name":"string"}"#),
+        ("{allOf: [{required: [code]}]}", #"{"code":"code"}"#),
     ])
     func aValueIsMade_thatTheSchemaAccepts(_ schema: String, _ expected: String) throws {
         let yaml = """
@@ -40,6 +44,8 @@ struct ExampleGeneratorTests {
                 S: \(schema)
                 Pet: {type: object, required: [id, name], properties: {id: {type: integer}, name: {type: string}}}
                 Node: {type: object, required: [next], properties: {next: {$ref: '#/components/schemas/Node'}}}
+                Cat: {type: object, required: [kind], properties: {kind: {type: string}}}
+                Pick: {oneOf: [{$ref: '#/components/schemas/Cat'}], discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}}
             """
         let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
         let node = try #require(document.root["components"]?["schemas"]?["S"])
@@ -50,6 +56,39 @@ struct ExampleGeneratorTests {
             var validator = SchemaValidator(document: document)
             #expect(validator.problems(of: value, against: node) == [])
         }
+    }
+
+    /// Found by review: bounds a hostile or broken document may hold are clamped, not trapped on.
+    @Test(
+        arguments: [
+            ("{type: string, maxLength: -1}", #""""#),
+            ("{type: array, minItems: 1e19, maxItems: 2, items: {type: boolean}}", "[true,true]"),
+            ("{type: string, pattern: 'a{-1}'}", #""string""#),
+            ("{type: string, minLength: 1e9}", nil),
+        ] as [(String, String?)])
+    func hostileBounds_areClamped(_ schema: String, _ expected: String?) throws {
+        let yaml = "openapi: 3.1.0\ncomponents:\n  schemas:\n    S: \(schema)\n"
+        let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
+        var generator = ExampleGenerator(document: document)
+        let value = generator.value(for: try #require(document.root["components"]?["schemas"]?["S"]))
+        if let expected { #expect(value.jsonText == expected) }
+        if case .string(let text) = value { #expect(text.count <= 20_000) }
+    }
+
+    @Test func aDiscriminator_namesTheOptionTheExampleTook() throws {
+        let yaml = """
+            openapi: 3.1.0
+            components:
+              schemas:
+                Cat: {type: object, required: [kind], properties: {kind: {type: string}}}
+                Pick: {oneOf: [{$ref: '#/components/schemas/Cat'}], discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}}
+            """
+        let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
+        var generator = ExampleGenerator(document: document)
+        let node = try #require(document.root["components"]?["schemas"]?["Pick"])
+        #expect(generator.value(for: node).jsonText == #"{"kind":"cat"}"#)
+        var validator = SchemaValidator(document: document)
+        #expect(validator.problems(of: generator.value(for: node), against: node) == [])
     }
 
     /// Arrays of arrays with `minItems: 100` would make 100^12 values; the generator stops near 10,000.

@@ -76,7 +76,10 @@ struct RequestContractCheckerTests {
         arguments: [
             ("GET", "/pets?limit=10", [id], "", nil),
             ("GET", "/pets?limit=10&tags=cat&tags=dog", [id], "", nil),
-            ("GET", "/pets?limit=10&tags=cat,dog", [id], "", nil),
+            (
+                "GET", "/pets?limit=10&tags=cat,dog", [id], "",
+                [#"query.tags[0]: expected one of "cat", "dog", got "cat,dog""#]
+            ),
             ("GET", "/pets", [id], "", ["query.limit: missing (required)"]),
             ("GET", "/pets?limit=ten", [id], "", [#"query.limit: expected integer, got "ten""#]),
             ("GET", "/pets?limit=0", [id], "", ["query.limit: expected at least 1, got 0"]),

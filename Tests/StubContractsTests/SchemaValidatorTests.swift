@@ -191,6 +191,54 @@ struct SchemaValidatorTests {
         #expect(try Self.problems(schema, json) == expected)
     }
 
+    /// Found by review: floating tolerance, bounds past Int's range, int64's open upper bound, 3.0's `nullable`
+    /// with an `enum`, 3.1 without `nullable`, `patternProperties` beside `additionalProperties: false`.
+    @Test(arguments: [
+        (
+            "{type: integer, multipleOf: 2}", "1000000001", "3.0.3",
+            ["(the body): expected a multiple of 2, got 1000000001"]
+        ),
+        (
+            "{type: integer, multipleOf: 10}", "5000000005", "3.0.3",
+            ["(the body): expected a multiple of 10, got 5000000005"]
+        ),
+        (
+            "{type: string, minLength: 1e19}", #""a""#, "3.0.3",
+            ["(the body): expected at least 1e+19 characters, got 1"]
+        ),
+        ("{type: array, maxItems: -1e19}", "[]", "3.0.3", ["(the body): expected at most -1e+19 items, got 0"]),
+        (
+            "{type: integer, format: int64}", "9223372036854775808", "3.0.3",
+            ["(the body): expected an int64, got 9.223372036854776e+18"]
+        ),
+        (
+            "{type: string, nullable: true, enum: [a, b]}", "null", "3.0.3",
+            [#"(the body): expected one of "a", "b", got null"#]
+        ),
+        ("{type: string, nullable: true, enum: [a, null]}", "null", "3.0.3", []),
+        ("{type: string, nullable: true}", "null", "3.1.0", ["(the body): expected string, got null"]),
+        (
+            #"{type: object, patternProperties: {"^x-": {type: integer}}, additionalProperties: false}"#,
+            #"{"x-a": 1, "x-b": "2", "y": 3}"#, "3.1.0",
+            ["x-b: expected integer, got string", "y: not allowed (additionalProperties is false)"]
+        ),
+    ])
+    func foundByReview(_ schema: String, _ json: String, _ version: String, _ expected: [String]) throws {
+        #expect(try Self.problems(schema, json, version: version) == expected)
+    }
+
+    /// A required `readOnly` property is required in answers only; a `writeOnly` one in requests only.
+    @Test func readOnlyAndWriteOnly_areRequiredInOneDirection() throws {
+        let document = try Self.document(
+            "{type: object, required: [id, password], properties: {id: {readOnly: true}, password: {writeOnly: true}}}")
+        let node = try #require(document.root["components"]?["schemas"]?["S"])
+        var answers = SchemaValidator(document: document, direction: .response)
+        var requests = SchemaValidator(document: document, direction: .request)
+        #expect(answers.problems(of: .object([:]), against: node).map(\.description) == ["id: missing (required)"])
+        #expect(
+            requests.problems(of: .object([:]), against: node).map(\.description) == ["password: missing (required)"])
+    }
+
     @Test func aReferenceCycle_endsWithAProblem_notAHang() throws {
         let problems = try Self.problems("{$ref: '#/components/schemas/Loop'}", "1")
         #expect(problems.count == 1)

@@ -31,13 +31,23 @@ package struct WebSocketDecoder {
         self.maxMessageBytes = maxMessageBytes
     }
 
-    /// The events the bytes complete, in order.
-    /// - Throws: `Failure` at the first violation; the decoder must not be fed again.
-    package mutating func feed(_ bytes: some Collection<UInt8>) throws(Failure) -> [Event] {
+    /// Why the connection must close, once a frame broke the protocol; the decoder reads nothing after it.
+    package private(set) var failure: Failure?
+
+    /// The events the bytes complete, in order, up to the first violation (then `failure` says what it was).
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {
+        guard failure == nil else { return [] }
         buffer.append(contentsOf: bytes)
         var events: [Event] = []
-        while let event = try nextFrame() {
-            if let event { events.append(event) }
+        do {
+            while let event = try nextFrame() {
+                if let event { events.append(event) }
+            }
+        } catch {
+            failure = error
+            buffer = []
+            start = 0
+            return events
         }
         if start > 4096, start * 2 > buffer.count {
             buffer.removeFirst(start)

@@ -117,14 +117,15 @@ struct StubMaker {
     /// The media type answers use: JSON first, then the first listed.
     static func preferredMedia(_ content: OpenAPIDocument.Node) -> (String, OpenAPIDocument.Node)? {
         let members = content.members
-        let json = members.first { Self.isJSON($0.key) }
+        let json = members.first { Self.isJSON($0.key) || $0.key == "*/*" }
         return (json ?? members.first).map { ($0.key, $0.node) }
     }
 
+    /// Whether bodies of `mediaType` are JSON: `application/json`, `+json`, and `text/javascript` (iTunes's label
+    /// for its JSON). `*/*` is not: it says nothing about the body.
     static func isJSON(_ mediaType: String) -> Bool {
-        let type = (mediaType.lowercased().split(separator: ";").first ?? "").trimmingWhitespace()
-        // iTunes labels its JSON `text/javascript`.
-        return type == "application/json" || type.hasSuffix("+json") || type == "*/*" || type == "text/javascript"
+        let type = OpenAPIDocument.Node.bare(mediaType)
+        return type == "application/json" || type.hasSuffix("+json") || type == "text/javascript"
     }
 
     /// `200` -> 200, `4XX` -> 400, `default` -> 500.
@@ -136,7 +137,10 @@ struct StubMaker {
 
     private mutating func add(_ variant: String, _ answer: Answer, generated: Bool) {
         var variantName = OpenAPIImporter.slug(variant)
-        if variantName.isEmpty || variants[variantName] != nil { variantName = "\(variantName)-\(answer.status)" }
+        // `bad` and `nil` are the generated variants' names; an example named so keeps its status beside it.
+        if variantName.isEmpty || variants[variantName] != nil || ["bad", "nil"].contains(variantName) {
+            variantName = "\(variantName)-\(answer.status)"
+        }
         while variants[variantName] != nil { variantName += "-2" }
         var fields: [String: JSONValue] = ["status": .number(Double(answer.status))]
         let mediaType = answer.mediaType.map { $0 == "*/*" ? "application/json" : $0 }

@@ -53,10 +53,16 @@ package struct OpenAPIDocument: Sendable {
         /// In a `content` object: the entry for `mediaType` (lowercased, without parameters), exactly, else as
         /// `type/*`, else `*/*`.
         package func media(for mediaType: String) -> (key: String, node: Node)? {
-            let entries = members
+            let entries = members.map { (bare: Self.bare($0.key), entry: $0) }
             let range = (mediaType.split(separator: "/").first ?? "") + "/*"
-            return entries.first { $0.key.lowercased() == mediaType }
-                ?? entries.first { $0.key.lowercased() == range } ?? entries.first { $0.key == "*/*" }
+            return
+                (entries.first { $0.bare == mediaType } ?? entries.first { $0.bare == range }
+                ?? entries.first { $0.bare == "*/*" })?.entry
+        }
+
+        /// A media type without its parameters, lowercased: `application/json; charset=utf-8` -> `application/json`.
+        package static func bare(_ mediaType: String) -> String {
+            String(mediaType.prefix { $0 != ";" }).trimmingWhitespace().lowercased()
         }
 
         package var string: String? {
@@ -73,16 +79,18 @@ package struct OpenAPIDocument: Sendable {
     package static func load(_ url: URL) throws(ContractError) -> OpenAPIDocument {
         let folder = url.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
         var files: [String: JSONValue] = [:]
-        var pending: [(name: String, url: URL, from: String)] = [("", url, "")]
+        var pending: [(name: String, url: URL, from: String, keyPath: String)] = [("", url, "", "")]
         while let next = pending.popLast() {
             guard files[next.name] == nil else { continue }
-            let value = try read(next.url, shownAs: next.name)
+            let value = try read(next.url, shownAs: next.name, namedIn: next.from, at: next.keyPath)
             files[next.name] = value
             for reference in externalReferences(in: value, at: "") {
                 let file = String(reference.reference.prefix { $0 != "#" })
                 let name = try fileName(
                     file, shownAs: reference.reference, from: next.name, folder: folder, at: reference.keyPath)
-                if files[name] == nil { pending.append((name, folder.appendingPathComponent(name), reference.keyPath)) }
+                if files[name] == nil {
+                    pending.append((name, folder.appendingPathComponent(name), next.name, reference.keyPath))
+                }
             }
         }
         return try OpenAPIDocument(url: url, files: files)
@@ -110,10 +118,14 @@ package struct OpenAPIDocument: Sendable {
         self.files = files
     }
 
-    /// One file as a value: YAML (which JSON also is) by the YAML reader.
-    private static func read(_ url: URL, shownAs name: String) throws(ContractError) -> JSONValue {
+    /// One file as a value: YAML (which JSON also is) by the YAML reader. A file that cannot be read is reported
+    /// where its `$ref` names it (`from`, `keyPath`).
+    private static func read(_ url: URL, shownAs name: String, namedIn from: String, at keyPath: String)
+        throws(ContractError) -> JSONValue
+    {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ContractError(name, "", "cannot read \(url.path)")
+            if name.isEmpty { throw ContractError("", "", "cannot read \(url.path)") }
+            throw ContractError(from, keyPath, "cannot read \(name) (\(url.path))")
         }
         do {
             return try YAMLReader.value([UInt8](data))
@@ -130,6 +142,8 @@ package struct OpenAPIDocument: Sendable {
         case .object(let fields):
             var found: [(reference: String, keyPath: String)] = []
             for (key, member) in fields {
+                // Values, not references: an example's data, enums, constants, defaults, extensions.
+                if ["example", "value", "enum", "const", "default"].contains(key) || key.hasPrefix("x-") { continue }
                 let memberPath = path.isEmpty ? key : "\(path).\(key)"
                 if key == "$ref", case .string(let reference) = member, !reference.hasPrefix("#") {
                     found.append((reference, memberPath))
@@ -160,6 +174,15 @@ package struct OpenAPIDocument: Sendable {
         let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
         guard target.path.hasPrefix(prefix) else {
             throw ContractError(from, keyPath, "\(shown) is outside the document's folder; it is not read")
+        }
+        // resolvingSymlinksInPath stops after a bounded chain and returns what it has: a link left in the result
+        // could still lead outside, so it is refused.
+        var partial = folder
+        for component in target.path.dropFirst(prefix.count).split(separator: "/") {
+            partial = partial.appendingPathComponent(String(component))
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: partial.path)) != nil {
+                throw ContractError(from, keyPath, "\(shown) goes through too many symbolic links; it is not read")
+            }
         }
         return String(target.path.dropFirst(prefix.count))
     }

@@ -14,7 +14,9 @@ struct ExampleGenerator {
         self.document = document
     }
 
-    mutating func value(for node: OpenAPIDocument.Node, depth: Int = 0) -> JSONValue {
+    /// - Parameter placeholders: whether a required name with no property schema gets its own name as a value;
+    ///   not inside `allOf`, where another part may define it (placeholders fill what no part did).
+    mutating func value(for node: OpenAPIDocument.Node, depth: Int = 0, placeholders: Bool = true) -> JSONValue {
         budget -= 1
         guard budget > 0, depth < Self.maxDepth, let schema = try? document.resolve(node),
             case .object(let fields) = schema.value
@@ -30,23 +32,44 @@ struct ExampleGenerator {
         if let parts = schema["allOf"]?.items, !parts.isEmpty {
             var merged: [String: JSONValue] = [:]
             var last = JSONValue.null
+            var required: [String] = []
             for part in parts {
-                let value = value(for: part, depth: depth + 1)
+                let value = value(for: part, depth: depth + 1, placeholders: false)
                 if case .object(let members) = value { merged.merge(members) { _, new in new } } else { last = value }
+                let resolved = try? document.resolve(part)
+                required += resolved?["required"]?.items.compactMap(\.string) ?? []
             }
-            let own = generate(schema, fields, depth: depth)
+            let own = generate(schema, fields, depth: depth, placeholders: false)
             if case .object(let members) = own { merged.merge(members) { _, new in new } }
-            return merged.isEmpty && parts.count == 1 ? last : .object(merged)
+            required += schema["required"]?.items.compactMap(\.string) ?? []
+            if merged.isEmpty && parts.count == 1 && required.isEmpty { return last }
+            for name in required where merged[name] == nil && placeholders { merged[name] = .string(name) }
+            return .object(merged)
         }
         if let option = (schema["oneOf"] ?? schema["anyOf"])?.items.first {
-            return value(for: option, depth: depth + 1)
+            var chosen = value(for: option, depth: depth + 1)
+            // With a discriminator, the property names the option chosen: its mapping key, else its schema's name.
+            if let property = schema["discriminator"]?["propertyName"]?.string, case .object(var members) = chosen,
+                let reference = option["$ref"]?.string
+            {
+                let mapped = schema["discriminator"]?["mapping"]?.members.first { $0.node.string == reference }?.key
+                members[property] = .string(mapped ?? String(reference.split(separator: "/").last ?? ""))
+                chosen = .object(members)
+            }
+            return chosen
         }
-        return generate(schema, fields, depth: depth)
+        return generate(schema, fields, depth: depth, placeholders: placeholders)
     }
 
-    private mutating func generate(_ schema: OpenAPIDocument.Node, _ fields: [String: JSONValue], depth: Int)
-        -> JSONValue
-    {
+    /// A bound from a schema as a count, clamped to `0...limit` (a hostile document may say `-1` or `1e19`).
+    private static func count(_ value: JSONValue?, limit: Int) -> Int? {
+        guard case .number(let number)? = value, number.isFinite else { return nil }
+        return Int(min(max(number, 0), Double(limit)))
+    }
+
+    private mutating func generate(
+        _ schema: OpenAPIDocument.Node, _ fields: [String: JSONValue], depth: Int, placeholders: Bool
+    ) -> JSONValue {
         switch Self.type(of: fields) {
         case "object":
             var members: [String: JSONValue] = [:]
@@ -54,15 +77,14 @@ struct ExampleGenerator {
                 guard let name = required.string else { continue }
                 if let property = schema["properties"]?[name] {
                     members[name] = value(for: property, depth: depth + 1)
-                } else {
+                } else if placeholders {
                     members[name] = .string(name)
                 }
             }
             return .object(members)
         case "array":
-            var count = 1
-            if case .number(let minimum)? = fields["minItems"] { count = max(count, Int(minimum)) }
-            if case .number(let maximum)? = fields["maxItems"] { count = min(count, Int(maximum)) }
+            var count = max(1, Self.count(fields["minItems"], limit: 100) ?? 1)
+            if let maximum = Self.count(fields["maxItems"], limit: 100) { count = min(count, maximum) }
             let before = budget
             let item = schema["items"].map { value(for: $0, depth: depth + 1) } ?? .string("item")
             let used = max(before - budget, 1)
@@ -75,6 +97,12 @@ struct ExampleGenerator {
             if fields["exclusiveMinimum"] == .bool(true) { number += 1 }
             if case .number(let bound)? = fields["exclusiveMinimum"] { number = bound + 1 }
             if case .number(let maximum)? = fields["maximum"], number > maximum { number = maximum }
+            if case .number(let bound)? = fields["exclusiveMaximum"], number >= bound { number = bound - 1 }
+            if fields["exclusiveMaximum"] == .bool(true), case .number(let maximum)? = fields["maximum"],
+                number >= maximum
+            {
+                number = maximum - 1
+            }
             if case .number(let divisor)? = fields["multipleOf"], divisor > 0 {
                 number = (number / divisor).rounded(.up) * divisor
             }
@@ -87,11 +115,11 @@ struct ExampleGenerator {
             if case .string(let pattern)? = fields["pattern"], let sample = PatternSample.sample(pattern) {
                 return .string(sample)
             }
-            if case .number(let minimum)? = fields["minLength"] {
-                while text.count < Int(minimum) { text += text }
+            if let minimum = Self.count(fields["minLength"], limit: 10_000) {
+                while text.count < minimum { text += text }
             }
-            if case .number(let maximum)? = fields["maxLength"], text.count > Int(maximum) {
-                text = String(text.prefix(Int(maximum)))
+            if let maximum = Self.count(fields["maxLength"], limit: 10_000), text.count > maximum {
+                text = String(text.prefix(maximum))
             }
             return .string(text)
         }

@@ -60,7 +60,7 @@ enum PatternSample {
             let body = String(characters[(characters.startIndex + 1)..<close])
             characters = characters[(close + 1)...]
             let minimum = body.split(separator: ",", omittingEmptySubsequences: false).first.flatMap { Int($0) }
-            return minimum.map { min($0, 1_000) }
+            return minimum.map { min(max($0, 0), 1_000) }
         default:
             return nil
         }

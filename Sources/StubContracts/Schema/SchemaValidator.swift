@@ -1,7 +1,8 @@
 import StubCore
 
 /// Checks JSON values against JSON Schema as OpenAPI uses it: `type` (3.1's arrays too), `nullable` (3.0), `enum`,
-/// `const`, `properties`, `required`, `additionalProperties`, `items`, `prefixItems`, `minItems`/`maxItems`,
+/// `const`, `properties`, `patternProperties`, `required` (with `readOnly`/`writeOnly` by direction),
+/// `additionalProperties`, `items`, `prefixItems`, `minItems`/`maxItems`,
 /// `minLength`/`maxLength`, `pattern` (the matchers' regex dialect), `minimum`/`maximum` and their exclusive forms,
 /// `multipleOf`, `format` (`date-time`, `date`, `uuid`, `uri`, `email`, `int32`, `int64`), `allOf`, `anyOf`,
 /// `oneOf`, `not`, `$ref` and `discriminator.propertyName`. Other keywords are ignored and counted.
@@ -17,9 +18,17 @@ package struct SchemaValidator {
     /// Most schemas entered in one check: nested `anyOf`s, each trying every branch, cannot take forever.
     static let maxSteps = 200_000
     private var steps = 0
+    /// Whose value is checked: a required `readOnly` property is required in responses only, a `writeOnly` one in
+    /// requests only (OpenAPI 3.0.3, Schema Object).
+    package var direction: Direction
 
-    package init(document: OpenAPIDocument) {
+    package enum Direction: Sendable {
+        case response, request
+    }
+
+    package init(document: OpenAPIDocument, direction: Direction = .response) {
         self.document = document
+        self.direction = direction
     }
 
     /// What is wrong with `value` against `schema`, each with its key path in the value (`results[3].trackId`).
@@ -35,7 +44,8 @@ package struct SchemaValidator {
 
     /// Keywords that validate, or that annotate and change nothing.
     private static let known: Set<String> = [
-        "type", "nullable", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems",
+        "type", "enum", "const", "properties", "patternProperties", "required", "additionalProperties", "items",
+        "prefixItems",
         "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
         "exclusiveMaximum", "multipleOf", "format", "allOf", "anyOf", "oneOf", "not", "$ref", "discriminator",
         "title", "description", "example", "examples", "default", "readOnly", "writeOnly", "deprecated", "xml",
@@ -76,8 +86,9 @@ package struct SchemaValidator {
             schema.value = .object(fields)
         }
         countIgnored(fields, at: schema)
-        if value == .null, fields["nullable"] == .bool(true) { return }
-        if let type = fields["type"], !check(type: type, value, at: path, into: &problems) { return }
+        // 3.0's `nullable: true` adds null to `type`; the other keywords still apply (an `enum` must list null).
+        let nullable = document.version == .v30 && fields["nullable"] == .bool(true) && value == .null
+        if !nullable, let type = fields["type"], !check(type: type, value, at: path, into: &problems) { return }
         if let options = fields["enum"], case .array(let allowed) = options, !allowed.contains(value) {
             let list = allowed.prefix(8).map(\.jsonText).joined(separator: ", ")
             problems.append(
@@ -144,10 +155,13 @@ package struct SchemaValidator {
     ) {
         let length = text.unicodeScalars.count
         if case .number(let minimum)? = fields["minLength"], Double(length) < minimum {
-            problems.append(SchemaProblem(path, "expected at least \(Int(minimum)) characters, got \(length)"))
+            problems.append(
+                SchemaProblem(path, "expected at least \(JSONValue.number(minimum).jsonText) characters, got \(length)")
+            )
         }
         if case .number(let maximum)? = fields["maxLength"], Double(length) > maximum {
-            problems.append(SchemaProblem(path, "expected at most \(Int(maximum)) characters, got \(length)"))
+            problems.append(
+                SchemaProblem(path, "expected at most \(JSONValue.number(maximum).jsonText) characters, got \(length)"))
         }
         if case .string(let source)? = fields["pattern"] {
             if patterns[source] == nil { patterns[source] = .some(try? ValueMatcher.Pattern(source)) }
@@ -187,16 +201,17 @@ package struct SchemaValidator {
         }
         if case .number(let divisor)? = fields["multipleOf"], divisor > 0 {
             let quotient = number / divisor
-            if abs(quotient - quotient.rounded()) > 1e-9 * max(1, abs(quotient)) {
+            if abs(quotient - quotient.rounded()) > max(1e-9, 4 * quotient.ulp) {
                 problems.append(
                     SchemaProblem(path, "expected a multiple of \(JSONValue.number(divisor).jsonText), got \(shown)"))
             }
         }
         if case .string(let format)? = fields["format"] {
-            let range: ClosedRange<Double>? =
+            // 2^63 as a Double is the first value past int64's range, so that bound is open.
+            let range: Range<Double>? =
                 switch format {
-                case "int32": -2_147_483_648...2_147_483_647
-                case "int64": -9_223_372_036_854_775_808...9_223_372_036_854_775_807
+                case "int32": -2_147_483_648..<2_147_483_648
+                case "int64": -9_223_372_036_854_775_808..<9_223_372_036_854_775_808
                 default: nil
                 }
             if let range, !(range.contains(number) && number.rounded() == number) {
@@ -209,16 +224,29 @@ package struct SchemaValidator {
         _ members: [String: JSONValue], _ schema: OpenAPIDocument.Node, at path: String, depth: Int,
         into problems: inout [SchemaProblem]
     ) {
-        for required in schema["required"]?.items ?? [] {
-            if let name = required.string, members[name] == nil {
-                problems.append(SchemaProblem(JSONValue.keyPath(path, name), "missing (required)"))
-            }
-        }
         let properties = schema["properties"]
+        for required in schema["required"]?.items ?? [] {
+            guard let name = required.string, members[name] == nil else { continue }
+            if let property = properties?[name].flatMap({ try? document.resolve($0) }) {
+                let skipped = direction == .request ? "readOnly" : "writeOnly"
+                if property[skipped]?.value == .bool(true) { continue }
+            }
+            problems.append(SchemaProblem(JSONValue.keyPath(path, name), "missing (required)"))
+        }
+        let patterned = schema["patternProperties"]?.members ?? []
         for key in members.keys.sorted() {
             let memberPath = JSONValue.keyPath(path, key)
+            let matching = patterned.filter { entry in
+                if patterns[entry.key] == nil { patterns[entry.key] = .some(try? ValueMatcher.Pattern(entry.key)) }
+                return patterns[entry.key]!.map { $0.matches(key) } ?? false
+            }
+            for entry in matching {
+                validate(members[key]!, entry.node, at: memberPath, depth: depth + 1, into: &problems)
+            }
             if let property = properties?[key] {
                 validate(members[key]!, property, at: memberPath, depth: depth + 1, into: &problems)
+            } else if !matching.isEmpty {
+                continue
             } else if let additional = schema["additionalProperties"] {
                 if additional.value == .bool(false) {
                     problems.append(SchemaProblem(memberPath, "not allowed (additionalProperties is false)"))
@@ -234,10 +262,13 @@ package struct SchemaValidator {
         into problems: inout [SchemaProblem]
     ) {
         if case .number(let minimum)? = schema["minItems"]?.value, Double(items.count) < minimum {
-            problems.append(SchemaProblem(path, "expected at least \(Int(minimum)) items, got \(items.count)"))
+            problems.append(
+                SchemaProblem(path, "expected at least \(JSONValue.number(minimum).jsonText) items, got \(items.count)")
+            )
         }
         if case .number(let maximum)? = schema["maxItems"]?.value, Double(items.count) > maximum {
-            problems.append(SchemaProblem(path, "expected at most \(Int(maximum)) items, got \(items.count)"))
+            problems.append(
+                SchemaProblem(path, "expected at most \(JSONValue.number(maximum).jsonText) items, got \(items.count)"))
         }
         let prefix = schema["prefixItems"]?.items ?? []
         for (index, item) in items.enumerated() {
@@ -314,7 +345,10 @@ package struct SchemaValidator {
 
     /// Counts each keyword (and format) a schema uses that is not checked, once per schema.
     private mutating func countIgnored(_ fields: [String: JSONValue], at schema: OpenAPIDocument.Node) {
-        var names = fields.keys.filter { !Self.known.contains($0) && !$0.hasPrefix("x-") }
+        // `nullable` is 3.0's; 3.1 has `type: [..., "null"]` instead.
+        var names = fields.keys.filter {
+            !Self.known.contains($0) && !$0.hasPrefix("x-") && !($0 == "nullable" && document.version == .v30)
+        }
         if case .string(let format)? = fields["format"], !Self.formats.contains(format) {
             names.append("format: \(format)")
         }

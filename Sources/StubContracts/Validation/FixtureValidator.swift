@@ -163,7 +163,7 @@ package struct FixtureValidator {
                     + "\(content.location) (documented: \(content.members.map(\.key).joined(separator: ", ")))"
             ]
         }
-        guard let schema = media["schema"], StubMaker.isJSON(key) || StubMaker.isJSON(mediaType) else { return [] }
+        guard let schema = media["schema"], StubMaker.isJSON(key == "*/*" ? mediaType : key) else { return [] }
         guard !variant.body.isEmpty else { return ["(the body): empty, \(media.location) documents JSON"] }
         var body = variant.body
         if let kind = variant.templateKind, let request = try? HTTPRequest(method: "GET", target: "/") {

@@ -51,7 +51,8 @@ package final class RequestContractChecker: RequestChecker {
         else {
             return ["openapi: \(contract.spec) has no operation \(contract.operation)"]
         }
-        var check = RequestCheck(document: document, validator: SchemaValidator(document: document))
+        var check = RequestCheck(
+            document: document, validator: SchemaValidator(document: document, direction: .request))
         let captures = PathPattern(operation.fullPath).match(request.path) ?? pathParameters
         for parameter in operation.parameters {
             switch parameter.location {
@@ -100,7 +101,9 @@ private struct RequestCheck {
             let itemType = items.flatMap {
                 if case .object(let f) = $0.value { ExampleGenerator.type(of: f) } else { nil }
             }
-            let parts = values.count == 1 ? values[0].split(separator: ",").map(String.init) : values
+            // The form style's default (explode: true) repeats the parameter; explode: false joins values by commas.
+            let exploded = parameter.node["explode"]?.value != .bool(false)
+            let parts = exploded ? values : values.flatMap { $0.split(separator: ",").map(String.init) }
             var converted: [JSONValue] = []
             for (index, part) in parts.enumerated() {
                 guard let item = read(part, as: itemType ?? "string", at: "\(name)[\(index)]") else { return }
@@ -151,7 +154,7 @@ private struct RequestCheck {
                     + "operation accepts (\(accepted))")
             return
         }
-        guard let schema = media["schema"], StubMaker.isJSON(key) || StubMaker.isJSON(mediaType) else { return }
+        guard let schema = media["schema"], StubMaker.isJSON(key == "*/*" ? mediaType : key) else { return }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(request.body))
