@@ -105,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ControlPageBrowserTests",
-            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubServer"],
+            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubContracts", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(

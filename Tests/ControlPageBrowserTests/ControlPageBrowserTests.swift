@@ -3,6 +3,7 @@
     import Foundation
     import NetworkingTestSupport
     import RawHTTPClient
+    import StubContracts
     import StubServer
     import Testing
 
@@ -34,6 +35,51 @@
             let (_, response) = try await Self.session().data(
                 from: URL(string: server.baseURL.absoluteString + path)!)
             return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant")
+        }
+
+        /// A request its stub's OpenAPI operation refuses is listed with the problems, as text.
+        @Test func thePage_showsWhatTheAPIContractRefuses() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("catalog"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let document = """
+                openapi: 3.1.0
+                paths:
+                  /albums:
+                    get:
+                      operationId: listAlbums
+                      parameters: [{name: limit, in: query, required: true, schema: {type: integer}}]
+                      responses: {"200": {description: ok}}
+                """
+            let stubs = """
+                {"stubs": [{"name": "albums", "openapi": {"spec": "../catalog.yaml", "operationId": "listAlbums"},
+                  "request": {"method": "GET", "path": "/albums"},
+                  "variants": {"good": {"body": "[]"}, "bad": {"body": "["}, "nil": {"body": ""}}}]}
+                """
+            try Data(document.utf8).write(to: folder.appendingPathComponent("catalog.yaml"))
+            try Data(stubs.utf8).write(to: folder.appendingPathComponent("catalog/stubs.json"))
+            try await withStubServer(fixtures: folder) { server in
+                #expect(server.runtime.installContractChecks())
+                try await Browser.withSession { browser in
+                    try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
+                    try await waitUntil("the stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
+                        try await browser.findAll("#stubs tbody tr").count == 1
+                    }
+                    let (_, response) = try await Self.session().data(
+                        from: URL(string: server.baseURL.absoluteString + "/albums?limit=%3Cb%3Eten%3C/b%3E")!)
+                    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                    try await waitUntil("the refused request to appear", every: .milliseconds(20)) {
+                        try await browser.findAll("#unmatched li .violations li").count == 1
+                    }
+                    #expect(
+                        try await browser.text("#unmatched li .violations li")
+                            == #"query.limit: expected integer, got "<b>ten</b>""#)
+                    #expect(
+                        try await browser.execute("return document.querySelectorAll('#unmatched b').length") as? Int
+                            == 0)
+                }
+            }
         }
 
         @Test func thePage_drivesTheServerAndShowsWhatArrives() async throws {

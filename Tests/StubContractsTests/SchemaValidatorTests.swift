@@ -254,9 +254,11 @@ struct SchemaValidatorTests {
         }
         let document = try OpenAPIDocument(YAMLReader.value(Array(yaml.utf8)))
         var validator = SchemaValidator(document: document)
+        #expect(validator.maxSteps == 200_000)
+        validator.maxSteps = 2_000  // the same bound, reached sooner: the suite's threads are shared
         let problems = validator.problems(
             of: .number(1), against: try #require(document.root["components"]?["schemas"]?["A0"]))
-        #expect(problems.last?.description == "(the body): checked in part: the schema takes more than 200000 steps")
+        #expect(problems.last?.description == "(the body): checked in part: the schema takes more than 2000 steps")
     }
 
     @Test func keywordsNotChecked_areCountedOncePerSchema() throws {

@@ -16,7 +16,7 @@ package struct SchemaValidator {
     /// Most schemas entered for one value: a `$ref` cycle that never consumes the value stops here.
     static let maxDepth = 256
     /// Most schemas entered in one check: nested `anyOf`s, each trying every branch, cannot take forever.
-    static let maxSteps = 200_000
+    package var maxSteps = 200_000
     private var steps = 0
     /// Whose value is checked: a required `readOnly` property is required in responses only, a `writeOnly` one in
     /// requests only (OpenAPI 3.0.3, Schema Object).
@@ -36,8 +36,8 @@ package struct SchemaValidator {
         var problems: [SchemaProblem] = []
         steps = 0
         validate(value, schema, at: "", depth: 0, into: &problems)
-        if steps > Self.maxSteps {
-            problems.append(SchemaProblem("", "checked in part: the schema takes more than \(Self.maxSteps) steps"))
+        if steps > maxSteps {
+            problems.append(SchemaProblem("", "checked in part: the schema takes more than \(maxSteps) steps"))
         }
         return problems
     }
@@ -59,7 +59,7 @@ package struct SchemaValidator {
         into problems: inout [SchemaProblem]
     ) {
         steps += 1
-        guard steps <= Self.maxSteps else { return }
+        guard steps <= maxSteps else { return }
         guard depth < Self.maxDepth else {
             problems.append(SchemaProblem(path, "the schema nests past \(Self.maxDepth) levels here (a $ref cycle?)"))
             return
