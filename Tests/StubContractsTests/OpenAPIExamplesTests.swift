@@ -8,8 +8,17 @@ import Testing
 /// The OpenAPI Initiative's example documents and a real API's (`../shared/openapi-examples/`, where it exists, as
 /// in `.ci/run`): each imports, its fixtures validate against it, and each stub answers `good` at its path.
 struct OpenAPIExamplesTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/openapi-examples")
+    /// The shared test data: `$CATALOGKIT_SHARED/openapi-examples`, else `shared/` beside the package (`../shared`), else
+    /// `/work/shared` (where this project's machines keep it, for a clone made elsewhere, as CI makes one).
+    static let folder: URL = {
+        let candidates = [
+            ProcessInfo.processInfo.environment["CATALOGKIT_SHARED"].map { URL(fileURLWithPath: $0) },
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared"),
+            URL(fileURLWithPath: "/work/shared"),
+        ].compactMap { $0 }.map { $0.appendingPathComponent("openapi-examples") }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }()
     static let present = FileManager.default.fileExists(atPath: folder.path)
 
     static let documents = [

@@ -7,8 +7,17 @@ import Testing
 /// to a wrong value, every case that must be refused is, and every valid case inside the reader's subset agrees
 /// (the others use explicit keys, `%TAG` or tags beyond the core schema, and are refused with a message).
 struct YAMLTestSuiteTests {
-    static let suite = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/yaml-test-suite")
+    /// The shared test data: `$CATALOGKIT_SHARED/yaml-test-suite`, else `shared/` beside the package (`../shared`), else
+    /// `/work/shared` (where this project's machines keep it, for a clone made elsewhere, as CI makes one).
+    static let suite: URL = {
+        let candidates = [
+            ProcessInfo.processInfo.environment["CATALOGKIT_SHARED"].map { URL(fileURLWithPath: $0) },
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared"),
+            URL(fileURLWithPath: "/work/shared"),
+        ].compactMap { $0 }.map { $0.appendingPathComponent("yaml-test-suite") }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }()
 
     /// Every case folder: one with `in.yaml`, or each numbered folder inside one.
     static func cases() -> [URL] {
