@@ -14,6 +14,8 @@ public final class RawHTTPClient {
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
     public init(port: Int, timeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(streamType), 0)
+        // Not lent to processes a test starts: a child that counts its sockets (InProcessProbe) must not see ours.
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
         #if canImport(Darwin)
             // A send to a connection the server reset gives EPIPE, not a SIGPIPE that ends the whole test run:
             // `#define SO_NOSIGPIPE 0x1022` (xnu bsd/sys/socket.h:174), as the server's sockets have.
