@@ -50,6 +50,14 @@ package struct OpenAPIOperation: Sendable {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 }
 
+extension [OpenAPIOperation] {
+    /// The operation a stub's `openapi` names: by `operationId`, or by method and path (which also names an
+    /// operation that has an id).
+    func first(named name: Stub.Contract.Operation) -> OpenAPIOperation? {
+        first { $0.reference == name || $0.route == name.description }
+    }
+}
+
 extension OpenAPIDocument {
     /// Every operation under `paths`, in the document's order of paths (sorted) and methods.
     /// - Throws: for a `$ref` that names nothing, or a malformed `paths`, with its key path.

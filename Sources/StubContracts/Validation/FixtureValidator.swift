@@ -98,11 +98,7 @@ package struct FixtureValidator {
             return nil
         }
         if let contract = stub.contract {
-            guard
-                let operation = operations.first(where: {
-                    $0.reference == contract.operation || $0.route == contract.operation.description
-                })
-            else {
+            guard let operation = operations.first(named: contract.operation) else {
                 report.problems.append(
                     "\(place): openapi names \(contract.operation), which \(url.lastPathComponent) does not have")
                 return nil
@@ -178,21 +174,5 @@ package struct FixtureValidator {
             return ["(the body): not JSON (\(error))"]
         }
         return validator.problems(of: value, against: schema).map(\.description)
-    }
-}
-
-/// Documents read once per validation, by path.
-private struct DocumentCache {
-    private var loaded: [String: Result<(OpenAPIDocument, [OpenAPIOperation]), ContractError>] = [:]
-
-    mutating func load(_ url: URL) throws(ContractError) -> (OpenAPIDocument, [OpenAPIOperation]) {
-        let key = url.standardizedFileURL.path
-        if loaded[key] == nil {
-            loaded[key] = Result { () throws(ContractError) in
-                let document = try OpenAPIDocument.load(url)
-                return (document, try document.operations())
-            }
-        }
-        return try loaded[key]!.get()
     }
 }

@@ -14,7 +14,7 @@ import StubCore
 package final class RequestContractChecker: RequestChecker {
     /// The fixtures folder the catalog was read from.
     let root: URL
-    private let documents = Lock<[String: Result<(OpenAPIDocument, [OpenAPIOperation]), ContractError>]>([:])
+    private let documents = Lock(DocumentCache())
 
     package init(root: URL) {
         self.root = root
@@ -30,13 +30,7 @@ package final class RequestContractChecker: RequestChecker {
         guard let contract = stub.contract else { return [] }
         let url = root.appendingPathComponent(stub.api).appendingPathComponent(contract.spec)
         let loaded = documents.withLock { cache in
-            if let known = cache[url.path] { return known }
-            let result = Result { () throws(ContractError) in
-                let document = try OpenAPIDocument.load(url)
-                return (document, try document.operations())
-            }
-            cache[url.path] = result
-            return result
+            Result { () throws(ContractError) in try cache.load(url) }
         }
         let document: OpenAPIDocument
         let operations: [OpenAPIOperation]
@@ -44,11 +38,7 @@ package final class RequestContractChecker: RequestChecker {
         case .success(let pair): (document, operations) = pair
         case .failure(let error): return ["openapi: \(contract.spec) cannot be read: \(error)"]
         }
-        guard
-            let operation = operations.first(where: {
-                $0.reference == contract.operation || $0.route == contract.operation.description
-            })
-        else {
+        guard let operation = operations.first(named: contract.operation) else {
             return ["openapi: \(contract.spec) has no operation \(contract.operation)"]
         }
         var check = RequestCheck(
