@@ -85,13 +85,23 @@ extension StubServer: HTTPResponder {
             case .whole: .respond(response)
             case .paced(let pieces, let chunked):
                 .stream(HTTPResponse(status: answer.status, headers: answer.headers), pieces: pieces, chunked: chunked)
+            case .events(let events):
+                .stream(
+                    HTTPResponse(status: answer.status, headers: answer.headers), pieces: events.pieces, chunked: true,
+                    end: events.ending.streamEnd)
             case .fault(.drop): .drop
             case .fault(.reset): .reset
             case .fault(.truncate): .truncate(response)
             case .fault(.malformed): .malformed
             case .fault(.hang): .hang
             }
-        return Reply(action, delayMs: answer.delayMs)
+        var reply = Reply(action, delayMs: answer.delayMs)
+        if case .events(let events) = answer.delivery, let entry = decision.journalID {
+            reply.onStreamEnd = { [runtime] piecesSent in
+                runtime.noteEventsSent(events.eventsSent(piecesSent: piecesSent), entry: entry)
+            }
+        }
+        return reply
     }
 
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
@@ -115,5 +125,15 @@ extension StubServer: HTTPResponder {
     private func baseURL(for request: HTTPRequest) -> String {
         if let host = request.headers["Host"], Template.isValidHost(host) { return "http://\(host)" }
         return baseURL.absoluteString
+    }
+}
+
+extension EventDelivery.Ending {
+    fileprivate var streamEnd: Reply.StreamEnd {
+        switch self {
+        case .complete: .complete
+        case .drop: .drop
+        case .reset: .reset
+        }
     }
 }

@@ -103,6 +103,7 @@ public final class InProcessStubs: StubControl {
     private func answer(_ request: URLRequest, through channel: ClientChannel) -> StubLoad {
         let url = request.url ?? URL(string: "about:blank")!
         let answer: StubAnswer
+        var onStreamEnd: (@Sendable (Int) -> Void)?
         do {
             let decoded = try request.stubRequest(maxBodyBytes: configuration.maxBodyBytes)
             let host = url.host ?? ""
@@ -110,13 +111,18 @@ public final class InProcessStubs: StubControl {
             answer =
                 decision.answer(to: decoded, baseURL: request.origin)
                 ?? .error(.internalServerError, "no forwarder answers in process")
+            if case .events(let events) = answer.delivery, let entry = decision.journalID {
+                onStreamEnd = { [runtime] piecesSent in
+                    runtime.noteEventsSent(events.eventsSent(piecesSent: piecesSent), entry: entry)
+                }
+            }
         } catch {
             answer = .error(error.error.status, error.error.message)
         }
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         let load = StubLoad(
             answer: answer, url: url, omitsBody: request.httpMethod == "HEAD",
-            timeout: .milliseconds(Int(timeout * 1000)), channel: channel
+            timeout: .milliseconds(Int(timeout * 1000)), channel: channel, onStreamEnd: onStreamEnd
         ) { [weak self] in self?.forget(channel) }
         let started = loads.withLock { loads in
             loads?[ObjectIdentifier(channel)] = load

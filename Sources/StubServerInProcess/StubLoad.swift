@@ -24,6 +24,8 @@ final class StubLoad: Sendable {
     private let progress = Lock(Progress())
     /// Called once the load has ended, however it ended.
     private let onEnd: @Sendable () -> Void
+    /// For Server-Sent Events: called once the load has ended with how many pieces reached the client.
+    private let onStreamEnd: (@Sendable (Int) -> Void)?
 
     private struct Progress {
         var ended = false
@@ -31,12 +33,15 @@ final class StubLoad: Sendable {
         var deliveries = 0
         /// The body so far, for platforms whose URLSession keeps only the last piece (see `deliver`).
         var body: [UInt8] = []
+        /// Pieces of a paced body or stream handed to the client.
+        var piecesSent = 0
     }
 
     init(
         answer: StubAnswer, url: URL, omitsBody: Bool, timeout: Duration, channel: ClientChannel,
-        onEnd: @escaping @Sendable () -> Void
+        onStreamEnd: (@Sendable (Int) -> Void)? = nil, onEnd: @escaping @Sendable () -> Void
     ) {
+        self.onStreamEnd = onStreamEnd
         self.answer = answer
         self.url = url
         self.omitsBody = omitsBody
@@ -74,6 +79,9 @@ final class StubLoad: Sendable {
         case .paced(let pieces, let chunked):
             guard sendResponse(contentLength: !chunked) else { return }
             sendPieces(pieces[...])
+        case .events(let events):
+            guard sendResponse(contentLength: false) else { return }
+            sendPieces(events.pieces[...], ending: events.ending)
         case .fault(.drop), .fault(.reset):
             fail(.networkConnectionLost, "the stub dropped the connection (fault \(answer.faultName))")
         case .fault(.truncate):
@@ -86,11 +94,21 @@ final class StubLoad: Sendable {
         }
     }
 
-    private func sendPieces(_ pieces: ArraySlice<BodyPiece>) {
-        guard let piece = pieces.first else { return finish() }
+    /// Sends each piece after its pause, then ends as `ending` says (a broken stream in URLSession's words).
+    private func sendPieces(_ pieces: ArraySlice<BodyPiece>, ending: EventDelivery.Ending = .complete) {
+        guard let piece = pieces.first else {
+            switch ending {
+            case .complete: return finish()
+            case .drop, .reset:
+                let sent = progress.withLock { $0.piecesSent }
+                let how = ending == .drop ? "closed" : "reset"
+                return fail(.networkConnectionLost, "the stub \(how) the stream after \(sent) pieces")
+            }
+        }
         after(milliseconds: piece.pauseMs) { load in
             guard load.sendBody(piece.bytes, last: pieces.count == 1) else { return }
-            load.sendPieces(pieces.dropFirst())
+            load.progress.withLock { $0.piecesSent += 1 }
+            load.sendPieces(pieces.dropFirst(), ending: ending)
         }
     }
 
@@ -172,7 +190,10 @@ final class StubLoad: Sendable {
             defer { progress.ended = true }
             return !progress.ended
         }
-        if first { onEnd() }
+        if first {
+            onStreamEnd?(progress.withLock { $0.piecesSent })
+            onEnd()
+        }
         return first
     }
 

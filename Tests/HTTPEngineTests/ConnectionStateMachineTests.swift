@@ -126,7 +126,7 @@ struct ConnectionStateMachineTests {
         .streaming: [
             .bytesArrived: "-> streaming(10)", .inputExhausted: "-> streaming(10)",
             .continueExpected: "-> streaming(10)", .requestDecoded: "-> streaming(10)",
-            .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "-> streaming(10)",
+            .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "close -> closed",
             .outputProgressed: "-> streaming(10)", .outputDrained: "-> streaming(10)", .failed: "close -> closed",
             .timerFired: "send piece 3 -> streaming(20)",
         ],
@@ -374,5 +374,64 @@ struct ConnectionStateMachineTests {
         #expect(machine.timerFired(now: 20).map(\.summary) == ["send piece 2", "send last chunk", "finish"])
         #expect(machine.state == .closingAfterFlush)
         #expect(machine.outputDrained(now: 21).map(\.summary) == ["close"])
+    }
+
+    /// How a stream ends: properly with the last chunk, cut without it, or aborted with a reset once its pieces
+    /// are out; each reports how many pieces went out.
+    @Test(arguments: [
+        (Reply.StreamEnd.complete, ["send piece 2", "send last chunk", "stream ended after 2", "finish"], true),
+        (.drop, ["send piece 2", "stream ended after 2", "finish"], false),
+        (.reset, ["send piece 2", "stream ended after 2", "reset on close", "finish"], false),
+    ])
+    func aStream_endsAsItsReplySays_andReportsThePiecesSent(
+        _ end: Reply.StreamEnd, expected: [String], keepsConnection: Bool
+    ) {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        let pieces = [BodyPiece([1], pauseMs: 0), BodyPiece([2, 2], pauseMs: 20)]
+        var reply = Self.reply(.stream(Self.ok, pieces: pieces, chunked: true, end: end))
+        reply.onStreamEnd = { _ in }
+        #expect(
+            machine.replyReady(reply, now: 0).map(\.summary) == ["send head 200 chunked", "send piece 1"])
+        #expect(machine.timerFired(now: 20).map(\.summary) == expected)
+        if keepsConnection {
+            #expect(machine.state == .reading(requestStarted: nil))
+        } else {
+            #expect(machine.state == .closingAfterFlush)
+            #expect(machine.outputDrained(now: 21).map(\.summary) == ["close"])
+        }
+    }
+
+    /// A stream whose client leaves, or whose server stops, still reports how far it got.
+    @Test(arguments: ["failed", "serverStopping"])
+    func aStreamCutShortByTheClientOrServer_reportsThePiecesSentSoFar(_ cause: String) {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        let pieces = [BodyPiece([1], pauseMs: 0), BodyPiece([2], pauseMs: 0), BodyPiece([3], pauseMs: 500)]
+        var reply = Self.reply(.stream(Self.ok, pieces: pieces, chunked: true))
+        reply.onStreamEnd = { _ in }
+        _ = machine.replyReady(reply, now: 0)
+        let actions = cause == "failed" ? machine.failed() : machine.serverStopping()
+        #expect(actions.map(\.summary) == ["stream ended after 2", "close"])
+        #expect(machine.timerFired(now: 500).isEmpty, "nothing more after the close")
+    }
+
+    /// A stream cut before its first event still sends its head, then breaks; HEAD gets the head and a report of 0.
+    @Test func aStreamOfNoPieces_thatBreaks_sendsItsHeadThenCloses() {
+        var machine = Machine(timeouts: Self.timeouts, now: 0)
+        machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        var reply = Self.reply(.stream(Self.ok, pieces: [], chunked: true, end: .drop))
+        reply.onStreamEnd = { _ in }
+        #expect(
+            machine.replyReady(reply, now: 0).map(\.summary) == [
+                "send head 200 chunked", "stream ended after 0", "finish",
+            ])
+        #expect(machine.state == .closingAfterFlush)
+        var head = Machine(timeouts: Self.timeouts, now: 0)
+        head.requestDecoded(keepAlive: true, isHead: true, now: 0)
+        #expect(
+            head.replyReady(reply, now: 0).map(\.summary) == [
+                "send head 200 length 0", "stream ended after 0", "finish",
+            ])
     }
 }

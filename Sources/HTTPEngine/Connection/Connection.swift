@@ -162,6 +162,8 @@ final class Connection {
             case .finish(let report, let began):
                 flush(now: now)
                 report(monotonicMilliseconds() - began)
+            case .streamEnded(let report, let count):
+                report(count)
             }
         }
     }

@@ -15,6 +15,8 @@ enum ConnectionAction {
     case writeStalled
     /// Report a finished reply, with when its request was complete.
     case finish(@Sendable (_ milliseconds: Double) -> Void, began: Double)
+    /// Report a stream's end with how many pieces went out.
+    case streamEnded(@Sendable (_ piecesSent: Int) -> Void, piecesSent: Int)
 
     /// Bytes on the wire, described rather than serialised, so the state machine needs no clock for `Date`.
     enum Wire: Equatable {
@@ -46,6 +48,7 @@ enum ConnectionAction {
         case .close: "close"
         case .writeStalled: "write stalled"
         case .finish: "finish"
+        case .streamEnded(_, let count): "stream ended after \(count)"
         }
     }
 }

@@ -54,6 +54,8 @@ struct ConnectionStateMachine {
     /// The reply held during its delay or while its body streams.
     private var held: Reply?
     private var pieces: ArraySlice<BodyPiece> = []
+    /// Pieces of the held stream queued so far.
+    private var piecesSent = 0
 
     struct RequestInfo {
         var keepAlive: Bool
@@ -175,11 +177,12 @@ struct ConnectionStateMachine {
         return [.send(.error(error))]
     }
 
-    /// The client closed its side (end of stream).
+    /// The client closed its side (end of stream). While a body streams, that is the client leaving (as it leaves a
+    /// stream of events): the stream stops at once rather than at its next piece, which may be minutes away.
     mutating func peerClosed() -> [ConnectionAction] {
         peerFinished = true
         switch state {
-        case .hanging, .lingering: return close()
+        case .hanging, .lingering, .streaming: return close()
         default: return []
         }
     }
@@ -253,11 +256,12 @@ struct ConnectionStateMachine {
             return [send, .finish(onFinish, began: current.began)]
         case .respond(let response):
             actions.append(.send(.response(response, keepAlive: current.keepAlive, withBody: !current.isHead)))
-        case .stream(let response, let pieces, let chunked):
+        case .stream(let response, let pieces, let chunked, let end):
             let length = pieces.reduce(0) { $0 + $1.bytes.count }
-            if current.isHead || pieces.isEmpty {
+            if current.isHead || (pieces.isEmpty && end == .complete) {
                 actions.append(
                     .send(.streamHead(response, keepAlive: current.keepAlive, contentLength: length, chunked: false)))
+                if let onStreamEnd = reply.onStreamEnd { actions.append(.streamEnded(onStreamEnd, piecesSent: 0)) }
             } else {
                 actions.append(
                     .send(
@@ -266,8 +270,9 @@ struct ConnectionStateMachine {
                             chunked: chunked)))
                 held = reply
                 self.pieces = pieces[...]
+                piecesSent = 0
                 outputPending = true
-                state = .streaming(nextAt: now + Double(pieces[0].pauseMs))
+                state = .streaming(nextAt: now + Double(pieces.first?.pauseMs ?? 0))
                 return actions + sendDuePieces(now: now)
             }
         case .drop:
@@ -294,11 +299,12 @@ struct ConnectionStateMachine {
     /// Sends every piece due at `now`; after the last, finishes the reply.
     private mutating func sendDuePieces(now: Double) -> [ConnectionAction] {
         guard case .streaming(var nextAt) = state, let reply = held,
-            case .stream(_, _, let chunked) = reply.action
+            case .stream(_, _, let chunked, let end) = reply.action
         else { return [] }
         var actions: [ConnectionAction] = []
         while let piece = pieces.first, nextAt <= now {
             pieces.removeFirst()
+            piecesSent += 1
             actions.append(.send(.piece(piece.bytes, chunked: chunked)))
             if let following = pieces.first { nextAt += Double(following.pauseMs) }
         }
@@ -307,11 +313,15 @@ struct ConnectionStateMachine {
             state = .streaming(nextAt: nextAt)
             return actions
         }
-        if chunked { actions.append(.send(.lastChunk)) }
+        if chunked, end == .complete { actions.append(.send(.lastChunk)) }
         if !actions.isEmpty { outputPending = true }
-        held = nil
+        actions += endStream()
         state = .awaitingReply
-        return actions + finish(reply, now: now, keepAlive: current.keepAlive)
+        switch end {
+        case .complete: return actions + finish(reply, now: now, keepAlive: current.keepAlive)
+        case .drop: return actions + finish(reply, now: now, keepAlive: false)
+        case .reset: return actions + [.resetOnClose] + finish(reply, now: now, keepAlive: false)
+        }
     }
 
     /// The reply is out: report it, then read the next request or close.
@@ -335,8 +345,16 @@ struct ConnectionStateMachine {
 
     private mutating func close() -> [ConnectionAction] {
         guard state != .closed else { return [] }
+        let report = endStream()
         state = .closed
         held = nil
-        return [.close]
+        return report + [.close]
+    }
+
+    /// Lets go of a held stream, reporting how many of its pieces went out.
+    private mutating func endStream() -> [ConnectionAction] {
+        defer { held = nil }
+        guard case .streaming = state, let onStreamEnd = held?.onStreamEnd else { return [] }
+        return [.streamEnded(onStreamEnd, piecesSent: piecesSent)]
     }
 }

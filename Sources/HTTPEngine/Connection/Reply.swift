@@ -9,19 +9,27 @@ package struct Reply: Sendable {
     /// Called on the loop's thread once the action is carried out, with the milliseconds since the request was
     /// complete: for a log line.
     package var onFinish: (@Sendable (_ milliseconds: Double) -> Void)?
+    /// For `.stream`: called on the loop's thread once the stream ends, however it ends (played out, cut on
+    /// purpose, the client gone, the server stopping), with how many pieces were queued for the client.
+    package var onStreamEnd: (@Sendable (_ piecesSent: Int) -> Void)?
 
-    package init(_ action: Action, delayMs: Int = 0, onFinish: (@Sendable (_ milliseconds: Double) -> Void)? = nil) {
+    package init(
+        _ action: Action, delayMs: Int = 0, onFinish: (@Sendable (_ milliseconds: Double) -> Void)? = nil,
+        onStreamEnd: (@Sendable (_ piecesSent: Int) -> Void)? = nil
+    ) {
         self.action = action
         self.delayMs = delayMs
         self.onFinish = onFinish
+        self.onStreamEnd = onStreamEnd
     }
 
     /// A transport action.
     package enum Action: Sendable, Equatable {
         /// The response, head and body at once.
         case respond(HTTPResponse)
-        /// The response's head now and its body as `pieces`, each after its pause; chunked or by length.
-        case stream(HTTPResponse, pieces: [BodyPiece], chunked: Bool)
+        /// The response's head now and its body as `pieces`, each after its pause; chunked or by length; then
+        /// the body ends, or the connection breaks, as `end` says.
+        case stream(HTTPResponse, pieces: [BodyPiece], chunked: Bool, end: StreamEnd = .complete)
         /// Close without answering (after answers to earlier requests on the connection).
         case drop
         /// Abort the connection with a TCP reset.
@@ -34,6 +42,15 @@ package struct Reply: Sendable {
         case hang
     }
 
+    /// How a streamed body ends after its last piece.
+    package enum StreamEnd: Sendable, Equatable {
+        /// Properly: the last chunk of a chunked body.
+        case complete
+        /// The connection closes mid-body, without the last chunk.
+        case drop
+        /// The connection is aborted with a TCP reset once the pieces are out.
+        case reset
+    }
 }
 
 /// Answers requests for the engine: now, or later from any thread through the promise.

@@ -23,6 +23,8 @@ package struct StubAnswer: Sendable, Equatable {
         case whole
         /// The head, then the body as timed pieces (`Pacing`), chunked or by length.
         case paced([BodyPiece], chunked: Bool)
+        /// The head, then Server-Sent Events at their times, ending as the delivery says.
+        case events(EventDelivery)
         /// The variant's fault instead of a plain answer (for `truncate`, of this answer).
         case fault(StubVariant.Fault)
     }
@@ -92,7 +94,13 @@ extension StubDecision {
             var answer = StubAnswer(
                 status: HTTPStatus(variant.status), headers: headers, body: body,
                 delayMs: variant.delayMs + variant.firstByteDelayMs)
-            if let fault = variant.fault {
+            if let stream = variant.events, variant.sendsHead {
+                var rate: Int?
+                if case .throttle(let bytesPerSecond) = variant.pacing { rate = bytesPerSecond }
+                answer.delivery = .events(
+                    stream.delivery(
+                        lastEventID: request.headers["Last-Event-ID"], fault: variant.fault, bytesPerSecond: rate))
+            } else if let fault = variant.fault {
                 answer.delivery = .fault(fault)
             } else if let pacing = variant.pacing {
                 let (pieces, chunked) = pacing.pieces(of: body)

@@ -10,6 +10,8 @@ package struct StubDecision {
     var draw: JournalEntry.Draw?
     /// What the stub's API contract refuses in the request (`RequestChecker`); nil when nothing, or nothing checked.
     package var contractViolations: [String]?
+    /// The journal entry recorded for the request, for what the transport learns later (`eventsSent`).
+    package var journalID: Int?
 
     package enum Outcome {
         /// A stub answers with one of its variants.

@@ -118,7 +118,7 @@ extension StubState {
         }
         var closest: [StubMiss]?
         if case .unmatched(let misses) = decision.outcome { closest = misses }
-        journal.record(
+        decision.journalID = journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
             fault: decision.fault, closest: closest, draw: decision.draw, violations: violations)
         decision.contractViolations = violations
@@ -153,8 +153,8 @@ extension StubState {
         return StubDecision(
             outcome: .answer(
                 stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
-            status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom,
-            draw: draw)
+            status: variant.sendsHead ? variant.status : nil, fault: variant.streamFault ?? variant.fault,
+            fallbackFrom: fallbackFrom, draw: draw)
     }
 
     /// Applies the variant's random faults and the server's chaos to `variant`. Each draws the same amount from

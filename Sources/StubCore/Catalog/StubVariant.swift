@@ -18,6 +18,8 @@ public struct StubVariant: Sendable, Equatable {
     package var pacing: Pacing?
     /// Faults and delays drawn at random, per request, from the server's seeded generator.
     package var faults: RandomFaults?
+    /// Server-Sent Events sent as the body, each at its time; nil for a plain body.
+    package var events: EventStream?
     /// Whether a recorder or importer made this variant up (`bad`, `nil`): contract validation skips it.
     package var generated: Bool
 
@@ -41,6 +43,21 @@ public struct StubVariant: Sendable, Equatable {
 
     private static func templateKind(_ body: [UInt8], _ headers: [HeaderField], _ template: Bool) -> BodyKind? {
         template ? BodyKind(body, contentType: headers.first(named: "Content-Type")) : nil
+    }
+
+    /// Whether the answer starts with a status line: no fault, or one that breaks a stream after its head.
+    package var sendsHead: Bool {
+        switch fault {
+        case nil: true
+        case .truncate?, .reset?: events != nil
+        case .drop?, .malformed?, .hang?: false
+        }
+    }
+
+    /// How a stream breaks, for the journal: its fault, else `drop` when `dropAfterEvents` cuts it.
+    var streamFault: Fault? {
+        guard let events, fault == nil, events.dropAfterEvents != nil else { return nil }
+        return .drop
     }
 
     /// The first value of the header `name`, compared case-insensitively.

@@ -25,6 +25,11 @@ package final class StubRuntime: Sendable {
                 catalog: catalog, serverVariant: variant, journal: journal, seed: seed, chaos: min(max(chaos, 0), 1)))
     }
 
+    /// Notes in the journal how many events the stream answering entry `entry` sent, once it has ended.
+    package func noteEventsSent(_ count: Int, entry: Int) {
+        state.withLock { $0.journal.noteEventsSent(count, entry: entry) }
+    }
+
     /// Installs what checks requests to stubs that stand for an API operation (nil for nothing).
     package func install(_ checker: (any RequestChecker)?) {
         state.withLock { $0.requestChecker = checker }

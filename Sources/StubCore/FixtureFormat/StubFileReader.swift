@@ -219,7 +219,11 @@ struct StubFileReader {
         var variants: [String: StubVariant] = [:]
         for name in partials.keys.sorted() {
             if let resolved = resolve(name, in: partials, at: path, visiting: []) {
-                variants[name] = resolved.build()
+                if let problem = resolved.streamProblem {
+                    report(Self.child(path, name), problem)
+                } else {
+                    variants[name] = resolved.build()
+                }
             }
         }
         return variants.count == partials.count && partials.count == fields.count ? variants : nil
@@ -244,7 +248,8 @@ struct StubFileReader {
     private mutating func readVariant(_ value: JSONValue, at path: String) -> PartialVariant? {
         let known = [
             "status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated",
-            "firstByteDelayMs", "throttle", "network", "chunked", "faults",
+            "firstByteDelayMs", "throttle", "network", "chunked", "faults", "events", "eventsFile", "keepAliveMs",
+            "dropAfterEvents",
         ]
         guard let fields = object(value, at: path, known: known) else { return nil }
         var variant = PartialVariant()
@@ -325,11 +330,12 @@ struct StubFileReader {
         }
         variant.like = string(fields["like"], at: "\(path).like")
         valid = readNetwork(fields, into: &variant, at: path) && valid
+        valid = readEvents(fields, into: &variant, at: path) && valid
         return valid ? variant : nil
     }
 
     /// The bytes of a body file, which must lie inside the fixtures root.
-    private mutating func readBodyFile(_ name: String, at path: String) -> [UInt8]? {
+    mutating func readBodyFile(_ name: String, at path: String) -> [UInt8]? {
         guard !name.isEmpty, !name.hasPrefix("/") else {
             report(path, "must be a path relative to \(api)/")
             return nil
@@ -417,6 +423,10 @@ struct PartialVariant {
     var pacing: Pacing?
     var faults: RandomFaults?
     var like: String?
+    /// The stream's events (`events`, `eventsFile`); a body and events replace each other through `like`.
+    var events: [ServerSentEvent]?
+    var keepAliveMs: Int?
+    var dropAfterEvents: Int?
     /// Its own flag only: a variant `like` a generated one is written by hand.
     var generated = false
 
@@ -434,7 +444,15 @@ struct PartialVariant {
         if let body {
             merged.body = body
             merged.inferredType = inferredType
+            (merged.events, merged.keepAliveMs, merged.dropAfterEvents) = (nil, nil, nil)
         }
+        if let events {
+            merged.events = events
+            merged.body = nil
+            merged.inferredType = nil
+        }
+        if let keepAliveMs { merged.keepAliveMs = keepAliveMs }
+        if let dropAfterEvents { merged.dropAfterEvents = dropAfterEvents }
         if let template { merged.template = template }
         if let delayMs { merged.delayMs = delayMs }
         if let fault { merged.fault = fault }
@@ -446,13 +464,20 @@ struct PartialVariant {
 
     func build() -> StubVariant {
         var headers = self.headers ?? HTTPHeaders()
-        if headers["Content-Type"] == nil {
-            headers.add("Content-Type", inferredType ?? "text/plain; charset=utf-8")
+        let stream = events.map {
+            EventStream(events: $0, keepAliveMs: keepAliveMs, dropAfterEvents: dropAfterEvents)
         }
-        return StubVariant(
+        if headers["Content-Type"] == nil {
+            headers.add(
+                "Content-Type", stream != nil ? "text/event-stream" : inferredType ?? "text/plain; charset=utf-8")
+        }
+        if stream != nil, headers["Cache-Control"] == nil { headers.add("Cache-Control", "no-cache") }
+        var variant = StubVariant(
             status: status ?? 200, headers: headers.map { HeaderField(name: $0.name, value: $0.value) },
-            body: body ?? [], template: template ?? false,
+            body: stream?.wire ?? body ?? [], template: template ?? false,
             delayMs: delayMs ?? 0, fault: fault, firstByteDelayMs: firstByteDelayMs ?? 0, pacing: pacing,
             faults: faults, generated: generated)
+        variant.events = stream
+        return variant
     }
 }

@@ -40,6 +40,9 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// For a request to a stub that stands for an API operation: what the operation would refuse, each with its
     /// place (`query.limit: expected integer, got "ten"`). The stub answered anyway; strict tests fail on it.
     public var contractViolations: [String]? = nil
+    /// For a Server-Sent Events answer: how many events went out before the stream ended (played to its end, cut
+    /// by `dropAfterEvents` or a fault, or left by the client); nil while it streams.
+    public var eventsSent: Int? = nil
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
@@ -212,11 +215,13 @@ package struct RequestJournal {
         self.redaction = redaction
     }
 
+    /// Records `request` and what answered it; returns the entry's `id`.
+    @discardableResult
     package mutating func record(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
         closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil,
         violations: [String]? = nil
-    ) {
+    ) -> Int {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path,
             target: redaction.redacted(target: request.target),
@@ -239,6 +244,17 @@ package struct RequestJournal {
             ring[oldest] = entry
             oldest = (oldest + 1) % capacity
         }
+        return entry.id
+    }
+
+    /// Notes how many events the stream answering entry `id` sent, if the entry is still kept.
+    package mutating func noteEventsSent(_ count: Int, entry id: Int) {
+        // Ids are consecutive: the entry is `age` places before the newest.
+        let age = nextID - 1 - id
+        guard age >= 0, age < ring.count else { return }
+        let newest = ring.count < capacity ? ring.count - 1 : (oldest + capacity - 1) % capacity
+        let index = (newest - age + capacity) % capacity
+        if ring[index].id == id { ring[index].eventsSent = count }
     }
 
     /// The GraphQL operation names `request` carries, if it names any; the body is read only when it mentions

@@ -1,0 +1,90 @@
+import HTTPMessages
+
+/// A variant's Server-Sent Events: what `"events"` or `"eventsFile"` holds, with how the stream keeps alive and
+/// where it breaks.
+package struct EventStream: Sendable, Equatable {
+    package var events: [ServerSentEvent]
+    /// Send `: ping` comments while the stream is idle this long; nil for none.
+    package var keepAliveMs: Int?
+    /// Close the connection after this many events (without ending the chunked body); nil plays to the end.
+    package var dropAfterEvents: Int?
+
+    package init(events: [ServerSentEvent], keepAliveMs: Int? = nil, dropAfterEvents: Int? = nil) {
+        self.events = events
+        self.keepAliveMs = keepAliveMs
+        self.dropAfterEvents = dropAfterEvents
+    }
+
+    /// Every block on the wire, without pauses: the variant's body as logs and pages show it.
+    package var wire: [UInt8] { events.flatMap(\.wire) }
+
+    /// The stream one request gets.
+    /// - Parameters:
+    ///   - lastEventID: the request's `Last-Event-ID`: the stream resumes after the event with that id (from the
+    ///     start when no event has it).
+    ///   - fault: the variant's fault; `truncate` cuts the stream after half its events, `reset` aborts it where
+    ///     `dropAfterEvents` says (else after half) with a TCP reset.
+    ///   - bytesPerSecond: a throttle: each block waits, on top of its pause, as long as its bytes take at the rate.
+    package func delivery(lastEventID: String?, fault: StubVariant.Fault? = nil, bytesPerSecond: Int? = nil)
+        -> EventDelivery
+    {
+        var remaining = events[...]
+        if let lastEventID, let resumed = events.lastIndex(where: { $0.id == lastEventID }) {
+            remaining = events[(resumed + 1)...]
+        }
+        let eventCount = remaining.filter(\.isEvent).count
+        var ending = EventDelivery.Ending.complete
+        var limit = Int.max
+        if let dropAfterEvents {
+            (ending, limit) = (.drop, dropAfterEvents)
+        }
+        switch fault {
+        case .truncate: (ending, limit) = (.drop, min(limit, eventCount / 2))
+        case .reset: (ending, limit) = (.reset, min(limit, dropAfterEvents ?? eventCount / 2))
+        default: break
+        }
+        var delivery = EventDelivery(pieces: [], eventsThrough: [], ending: ending)
+        var sent = 0
+        for event in remaining {
+            if sent == limit { break }
+            let bytes = event.wire
+            var pause = event.delayMs
+            if let keepAliveMs {
+                while pause > keepAliveMs {
+                    delivery.pieces.append(BodyPiece(ServerSentEvent.ping, pauseMs: keepAliveMs))
+                    delivery.eventsThrough.append(sent)
+                    pause -= keepAliveMs
+                }
+            }
+            if let bytesPerSecond { pause += (bytes.count * 1000 + bytesPerSecond - 1) / bytesPerSecond }
+            if event.isEvent { sent += 1 }
+            delivery.pieces.append(BodyPiece(bytes, pauseMs: pause))
+            delivery.eventsThrough.append(sent)
+        }
+        return delivery
+    }
+}
+
+/// One request's Server-Sent Events as a transport sends them: timed pieces, and how the stream ends.
+package struct EventDelivery: Sendable, Equatable {
+    /// The blocks (and keep-alive comments), each after its pause.
+    package var pieces: [BodyPiece]
+    /// `eventsThrough[i]`: how many events are out once `pieces[0...i]` are.
+    package var eventsThrough: [Int]
+    package var ending: Ending
+
+    /// How the stream ends after its last piece.
+    package enum Ending: Sendable, Equatable {
+        /// The body ends properly (the last chunk).
+        case complete
+        /// The connection closes mid-body (`dropAfterEvents`, `truncate`).
+        case drop
+        /// The connection is aborted with a TCP reset (`reset`).
+        case reset
+    }
+
+    /// How many events had gone out when `piecesSent` pieces had.
+    package func eventsSent(piecesSent: Int) -> Int {
+        piecesSent <= 0 ? 0 : eventsThrough[min(piecesSent, eventsThrough.count) - 1]
+    }
+}

@@ -1,0 +1,92 @@
+/// A recorded `text/event-stream` as a fixture file: the stream's own wire format, where a `: delay=MS` comment
+/// sets the pause before the next event. Blocks end at a blank line; the last may end at the end of the file.
+///
+/// Lines end with CRLF, LF or CR, and one byte-order mark may open the file, as the standard reads streams;
+/// the bytes must be UTF-8. Comments other than `delay` and every field are kept as written.
+package enum EventStreamFile {
+    /// A problem in a file, with the line and column (both from 1) where it is.
+    package struct Problem: Error, Equatable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var message: String
+        package var description: String { "line \(line), column \(column): \(message)" }
+    }
+
+    /// Longest pause a `delay` comment may ask for, as `delayMs` allows.
+    static let maxDelayMs = 600_000
+
+    /// The events of `bytes`.
+    /// - Throws: `Problem` for bytes that are not UTF-8, a `delay` comment that is not whole milliseconds in
+    ///   0...600000, or a file that holds no event.
+    package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> [ServerSentEvent] {
+        var bytes = Array(bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var events: [ServerSentEvent] = []
+        var lines: [String] = []
+        var delay = 0
+        var lineNumber = 0
+        var start = 0
+        while start < bytes.count {
+            lineNumber += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            let line = try text(bytes[start..<end], line: lineNumber)
+            start = end
+            if start < bytes.count {
+                start += bytes[start] == 0x0D && start + 1 < bytes.count && bytes[start + 1] == 0x0A ? 2 : 1
+            }
+            if line.isEmpty {
+                if !lines.isEmpty {
+                    events.append(ServerSentEvent(lines: lines, delayMs: delay))
+                    (lines, delay) = ([], 0)
+                }
+            } else if let value = delayValue(line) {
+                guard let milliseconds = Int(value), value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                    milliseconds <= maxDelayMs
+                else {
+                    let column = line.utf8.count - value.utf8.count + 1
+                    throw Problem(
+                        line: lineNumber, column: column,
+                        message:
+                            "delay must be whole milliseconds from 0 to \(maxDelayMs), not \(value.debugDescription)")
+                }
+                delay += milliseconds
+            } else {
+                lines.append(line)
+            }
+        }
+        if !lines.isEmpty { events.append(ServerSentEvent(lines: lines, delayMs: delay)) }
+        guard events.contains(where: \.isEvent) else {
+            throw Problem(line: max(lineNumber, 1), column: 1, message: "the file holds no event (no field line)")
+        }
+        return events
+    }
+
+    /// The file for `events`: each block after a `delay` comment for its pause, if it has one.
+    package static func render(_ events: [ServerSentEvent]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for event in events {
+            if event.delayMs > 0 { bytes += ": delay=\(event.delayMs)\n".utf8 }
+            bytes += event.wire
+        }
+        return bytes
+    }
+
+    /// The value of a `: delay=MS` comment, nil for any other line.
+    private static func delayValue(_ line: String) -> Substring? {
+        guard line.hasPrefix(":") else { return nil }
+        let comment = line.dropFirst().drop { $0 == " " }
+        guard comment.hasPrefix("delay=") else { return nil }
+        return comment.dropFirst("delay=".count)
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>, line: Int) throws(Problem) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // The column of the first byte that breaks the encoding.
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var column = 1
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { column += scalar.count }
+        throw Problem(line: line, column: column, message: "the bytes are not UTF-8")
+    }
+}
