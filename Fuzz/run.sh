@@ -13,7 +13,8 @@
 # reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/StubCore's YAML reader,
 # against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
-# (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict). Seeds live
+# (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
+# (Sources/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -23,7 +24,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
@@ -73,11 +74,12 @@ build() {
     xml-path)
       compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
-    stub-server | stub-catalog | yaml-reader)
+    stub-server | stub-catalog | yaml-reader | event-stream)
       # The stub core with the harness, in one module: no engine, no sockets.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
       if [ "$target" = yaml-reader ]; then harness=Fuzz/YAMLReader; fi
+      if [ "$target" = event-stream ]; then harness=Fuzz/EventStream; fi
       library Locking
       library HTTPMessages
       compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
@@ -130,6 +132,7 @@ dictionary() {
     har-importer) echo Fuzz/har.dict ;;
     yaml-reader) echo Fuzz/yaml.dict ;;
     openapi) echo Fuzz/openapi.dict ;;
+    event-stream) echo Fuzz/event-stream.dict ;;
   esac
 }
 

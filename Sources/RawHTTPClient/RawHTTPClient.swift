@@ -109,6 +109,18 @@ public final class RawHTTPClient {
         }
     }
 
+    /// Reads exactly `count` bytes.
+    /// - Throws: `ClientError.closedEarly` when the server closes first, `readFailed` on a timeout or reset.
+    public func readExactly(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            guard try fill() else {
+                throw ClientError.closedEarly(received: "\(buffer.count) of \(count) bytes")
+            }
+        }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[..<count])
+    }
+
     /// Reads until the server closes; returns everything not yet consumed. A reset also ends the stream.
     public func readToEnd() -> [UInt8] {
         while (try? fill()) == true {}

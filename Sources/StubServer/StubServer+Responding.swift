@@ -29,8 +29,16 @@ extension StubServer: HTTPResponder {
             return .later
         }
         var reply = reply(for: decision, to: request, file: file)
+        var status = decision.status
+        if case .respond(let refusal) = reply.action, decision.status == 101 {
+            // A handshake the WebSocket stub refused.
+            status = refusal.status.code
+            if let entry = decision.journalID {
+                runtime.state.withLock { $0.journal.update(entry: entry) { $0.status = refusal.status.code } }
+            }
+        }
         reply.onFinish = logger(
-            request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
+            request, stub: decision.stubName, variant: decision.variantName, status: status,
             fault: decision.fault, violations: decision.contractViolations)
         return .now(reply)
     }
@@ -60,7 +68,7 @@ extension StubServer: HTTPResponder {
                 response = .error(HTTPError(HTTPStatus(status), message))
             }
             runtime.state.withLock {
-                $0.journal.record(
+                _ = $0.journal.record(
                     request, stub: nil, variant: nil, status: response.status.code, fault: nil, forwarded: label)
             }
             promise.fulfil(
@@ -94,6 +102,7 @@ extension StubServer: HTTPResponder {
             case .fault(.truncate): .truncate(response)
             case .fault(.malformed): .malformed
             case .fault(.hang): .hang
+            case .webSocket(let script): webSocketAction(script, for: decision, request: request)
             }
         var reply = Reply(action, delayMs: answer.delayMs)
         if case .events(let events) = answer.delivery, let entry = decision.journalID {

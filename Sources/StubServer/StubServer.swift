@@ -31,6 +31,8 @@ public final class StubServer: Sendable {
     package let runtime: StubRuntime
     /// Large bodies in files, sent by the kernel.
     let bodyFiles = Lock(BodyFiles())
+    /// Open WebSockets by stub, for tests and the admin API to send on.
+    let webSocketRegistry = WebSocketRegistry()
     private let engine: HTTPServer
     /// The fixtures folder's watcher, when `watchFixtures` is on.
     private let watcher = Lock<FixtureWatcher?>(nil)

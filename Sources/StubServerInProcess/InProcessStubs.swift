@@ -102,7 +102,7 @@ public final class InProcessStubs: StubControl {
     /// Decides `request` and starts its answer through `channel`.
     private func answer(_ request: URLRequest, through channel: ClientChannel) -> StubLoad {
         let url = request.url ?? URL(string: "about:blank")!
-        let answer: StubAnswer
+        var answer: StubAnswer
         var onStreamEnd: (@Sendable (Int) -> Void)?
         do {
             let decoded = try request.stubRequest(maxBodyBytes: configuration.maxBodyBytes)
@@ -111,6 +111,13 @@ public final class InProcessStubs: StubControl {
             answer =
                 decision.answer(to: decoded, baseURL: request.origin)
                 ?? .error(.internalServerError, "no forwarder answers in process")
+            if case .webSocket = answer.delivery {
+                // URLSessionWebSocketTask never reaches a URLProtocol: only a real socket can answer a WebSocket.
+                answer = .error(
+                    .notImplemented,
+                    "stub \(decision.stubName ?? "") is a WebSocket, which cannot be answered in process "
+                        + "(URLSessionWebSocketTask does not go through URLProtocol); use StubServer, a real socket")
+            }
             if case .events(let events) = answer.delivery, let entry = decision.journalID {
                 onStreamEnd = { [runtime] piecesSent in
                     runtime.noteEventsSent(events.eventsSent(piecesSent: piecesSent), entry: entry)

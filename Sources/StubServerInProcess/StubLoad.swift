@@ -91,6 +91,9 @@ final class StubLoad: Sendable {
             fail(.badServerResponse, "the stub sent an answer that is not HTTP (fault malformed)")
         case .fault(.hang):
             break  // The timeout ends it, or the task's cancellation.
+        case .webSocket:
+            // `InProcessStubs` answers a WebSocket stub with 501 before a load starts.
+            fail(.unsupportedURL, "a WebSocket cannot be answered in process")
         }
     }
 

@@ -15,7 +15,7 @@ struct ConnectionStateMachineTests {
 
     /// Where a connection can be, each reached from a new connection at time 0.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
-        case idle, partial, awaiting, delaying, streaming, hanging, lingering, closing, closed
+        case idle, partial, awaiting, delaying, streaming, hanging, lingering, closing, closed, webSocket
         var testDescription: String { rawValue }
 
         func machine() -> Machine {
@@ -44,6 +44,10 @@ struct ConnectionStateMachineTests {
                 _ = machine.replyReady(reply(.respond(ok)), now: 0)
             case .closed:
                 _ = machine.failed()
+            case .webSocket:
+                machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
+                _ = machine.replyReady(reply(.webSocket(upgrade)), now: 0)
+                _ = machine.outputDrained(now: 0)
             }
             return machine
         }
@@ -52,7 +56,7 @@ struct ConnectionStateMachineTests {
     /// What can happen to a connection; timers fire at the machine's own deadline (or much later without one).
     enum Event: String, CaseIterable, CustomTestStringConvertible {
         case bytesArrived, inputExhausted, continueExpected, requestDecoded, replyReady, decodeFailed, peerClosed
-        case outputProgressed, outputDrained, failed, timerFired
+        case outputProgressed, outputDrained, failed, timerFired, frameArrived, socketOutput
         var testDescription: String { rawValue }
 
         func apply(to machine: inout Machine) -> [ConnectionAction] {
@@ -75,6 +79,8 @@ struct ConnectionStateMachineTests {
             case .outputDrained: return machine.outputDrained(now: now)
             case .failed: return machine.failed()
             case .timerFired: return machine.timerFired(now: machine.deadline ?? 100_000)
+            case .frameArrived: return machine.webSocketReceived([.ping([1])], failure: nil, now: now)
+            case .socketOutput: return machine.webSocketOutputs([WebSocketOutput(.text("hi"))], now: now)
             }
         }
     }
@@ -89,8 +95,26 @@ struct ConnectionStateMachineTests {
         case .lingering(let until): "lingering(\(Int(until)))"
         case .closingAfterFlush: "closing"
         case .closed: "closed"
+        case .webSocket: "webSocket"
         }
     }
+
+    /// A handler that sends nothing: the state machine never calls it (its connection does).
+    final class SilentHandler: WebSocketHandler {
+        func opened(_ socket: WebSocketChannel) -> [WebSocketOutput] { [] }
+        func received(_ message: WebSocketMessage, on socket: WebSocketChannel) -> [WebSocketOutput] { [] }
+        func sent(_ message: WebSocketMessage, on socket: WebSocketChannel) {}
+        func closed(_ socket: WebSocketChannel, code: UInt16?, reason: String) {}
+    }
+
+    static let upgrade = WebSocketAccept(
+        handshake: try! WebSocketHandshake(
+            request: HTTPRequest(
+                method: "GET", target: "/live",
+                headers: HTTPHeaders([
+                    ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+                    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+                ]))), handler: SilentHandler())
 
     /// Every (state, event) pair: the actions, then the state after, as `action, action -> state`.
     static let expected: [Start: [Event: String]] = [
@@ -101,6 +125,7 @@ struct ConnectionStateMachineTests {
             .peerClosed: "-> reading", .outputProgressed: "-> reading", .outputDrained: "-> reading",
             .failed: "close -> closed",
             .timerFired: "close -> closed",
+            .frameArrived: "-> reading", .socketOutput: "-> reading",
         ],
         .partial: [
             .bytesArrived: "-> reading(0)", .inputExhausted: "-> reading(0)",
@@ -108,6 +133,7 @@ struct ConnectionStateMachineTests {
             .decodeFailed: "send error 400 -> lingering(1005)", .peerClosed: "-> reading(0)",
             .outputProgressed: "-> reading(0)", .outputDrained: "-> reading(0)", .failed: "close -> closed",
             .timerFired: "send error 408 -> lingering(11000)",
+            .frameArrived: "-> reading(0)", .socketOutput: "-> reading(0)",
         ],
         .awaiting: [
             .bytesArrived: "-> awaiting", .inputExhausted: "-> awaiting", .continueExpected: "-> awaiting",
@@ -115,6 +141,7 @@ struct ConnectionStateMachineTests {
             .peerClosed: "-> awaiting", .outputProgressed: "-> awaiting", .outputDrained: "-> awaiting",
             .failed: "close -> closed",
             .timerFired: "-> awaiting",
+            .frameArrived: "-> awaiting", .socketOutput: "-> awaiting",
         ],
         .delaying: [
             .bytesArrived: "-> delaying(100)", .inputExhausted: "-> delaying(100)",
@@ -122,6 +149,7 @@ struct ConnectionStateMachineTests {
             .replyReady: "-> delaying(100)", .decodeFailed: "-> delaying(100)", .peerClosed: "-> delaying(100)",
             .outputProgressed: "-> delaying(100)", .outputDrained: "-> delaying(100)", .failed: "close -> closed",
             .timerFired: "send 200, finish -> reading",
+            .frameArrived: "-> delaying(100)", .socketOutput: "-> delaying(100)",
         ],
         .streaming: [
             .bytesArrived: "-> streaming(10)", .inputExhausted: "-> streaming(10)",
@@ -129,6 +157,7 @@ struct ConnectionStateMachineTests {
             .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "close -> closed",
             .outputProgressed: "-> streaming(10)", .outputDrained: "-> streaming(10)", .failed: "close -> closed",
             .timerFired: "send piece 3 -> streaming(20)",
+            .frameArrived: "-> streaming(10)", .socketOutput: "-> streaming(10)",
         ],
         .hanging: [
             .bytesArrived: "-> hanging", .inputExhausted: "-> hanging", .continueExpected: "-> hanging",
@@ -136,6 +165,7 @@ struct ConnectionStateMachineTests {
             .peerClosed: "close -> closed", .outputProgressed: "-> hanging", .outputDrained: "-> hanging",
             .failed: "close -> closed",
             .timerFired: "-> hanging",
+            .frameArrived: "-> hanging", .socketOutput: "-> hanging",
         ],
         .lingering: [
             .bytesArrived: "-> lingering(1000)", .inputExhausted: "-> lingering(1000)",
@@ -144,6 +174,7 @@ struct ConnectionStateMachineTests {
             .outputProgressed: "-> lingering(1000)", .outputDrained: "shutdown write -> lingering(1000)",
             .failed: "close -> closed",
             .timerFired: "close -> closed",
+            .frameArrived: "-> lingering(1000)", .socketOutput: "-> lingering(1000)",
         ],
         .closing: [
             .bytesArrived: "-> closing", .inputExhausted: "-> closing", .continueExpected: "-> closing",
@@ -152,8 +183,19 @@ struct ConnectionStateMachineTests {
             .failed: "close -> closed",
             // A client that takes none of the answer for the idle timeout has stalled.
             .timerFired: "write stalled, close -> closed",
+            .frameArrived: "-> closing", .socketOutput: "-> closing",
         ],
         .closed: Dictionary(uniqueKeysWithValues: Event.allCases.map { ($0, "-> closed") }),
+        .webSocket: [
+            .bytesArrived: "-> webSocket", .inputExhausted: "-> webSocket", .continueExpected: "-> webSocket",
+            .requestDecoded: "-> webSocket", .replyReady: "-> webSocket", .decodeFailed: "-> webSocket",
+            .peerClosed: "closed - the client closed the connection, close -> closed",
+            .outputProgressed: "-> webSocket", .outputDrained: "-> webSocket",
+            .failed: "closed - the connection broke, close -> closed",
+            // Quiet for the idle timeout: a ping.
+            .timerFired: "send raw 2 -> webSocket",
+            .frameArrived: "send raw 3 -> webSocket", .socketOutput: "send raw 4, sent text hi -> webSocket",
+        ],
     ]
 
     @Test(arguments: Start.allCases, Event.allCases)

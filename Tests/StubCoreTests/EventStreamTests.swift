@@ -62,6 +62,13 @@ struct EventStreamTests {
         }
     }
 
+    /// Found by the event-stream fuzz target: a first line opening with U+FEFF lost it when rendered and read back.
+    @Test func aFirstLineOpeningWithTheByteOrderMark_survivesRendering() throws {
+        let events = try EventStreamFile.parse(Array("\r\u{FEFF}data: a\n\n".utf8))
+        #expect(events.map(\.lines) == [["\u{FEFF}data: a"]])
+        #expect(try EventStreamFile.parse(EventStreamFile.render(events)) == events)
+    }
+
     @Test func bytesThatAreNotUTF8_areRefusedAtTheirColumn() {
         let bytes = Array("data: ok\ndata: é".utf8) + [0xFF, 0x41]
         #expect(throws: EventStreamFile.Problem(line: 2, column: 9, message: "the bytes are not UTF-8")) {

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,6 +24,11 @@ final class Connection {
     var registered = Interest()
     /// The deadline a timer is armed for, if any.
     var armedDeadline: Double?
+    /// Once upgraded: the frame decoder and who handles the socket.
+    private var webSocket: (decoder: WebSocketDecoder, handler: any WebSocketHandler)?
+    private var socketChannel: WebSocketChannel { WebSocketChannel(channel: channel, fd: socket.fd, connection: id) }
+    /// Most bytes of one WebSocket message; beyond, the socket closes with 1009.
+    private let maxMessageBytes: Int
 
     /// Most bytes queued for a client before the connection stops decoding and reading.
     static let outputLimit = 1 << 20
@@ -41,6 +48,7 @@ final class Connection {
                 idle: Double(limits.idleTimeout.milliseconds), header: Double(limits.headerTimeout.milliseconds)),
             now: now)
         decoder = RequestDecoder(maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes)
+        maxMessageBytes = limits.maxBodyBytes
     }
 
     var isClosed: Bool { machine.isClosed }
@@ -67,7 +75,12 @@ final class Connection {
                     break
                 }
                 machine.bytesArrived(now: now)
-                if !machine.discardsInput { decoder.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count])) }
+                let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
+                if webSocket != nil {
+                    receiveFrames(bytes, now: now)
+                } else if !machine.discardsInput {
+                    decoder.append(bytes)
+                }
                 if count < scratch.count || !interest.contains(.read) { break }
             }
         } catch {
@@ -101,6 +114,20 @@ final class Connection {
 
     func close(now: Double) {
         run(machine.serverStopping(), now: now)
+    }
+
+    /// Outputs posted to this connection's WebSocket from another thread.
+    func webSocketOutputs(_ outputs: [WebSocketOutput], now: Double) {
+        run(machine.webSocketOutputs(outputs, now: now), now: now)
+        flush(now: now)
+    }
+
+    /// Feeds the client's frames to the decoder and the state machine.
+    private func receiveFrames(_ bytes: some Collection<UInt8>, now: Double) {
+        guard var socket = webSocket else { return }
+        let events = socket.decoder.feed(bytes)
+        webSocket = socket
+        run(machine.webSocketReceived(events, failure: socket.decoder.failure, now: now), now: now)
     }
 
     // MARK: Requests
@@ -164,6 +191,20 @@ final class Connection {
                 report(monotonicMilliseconds() - began)
             case .streamEnded(let report, let count):
                 report(count)
+            case .upgrade(let handler):
+                webSocket = (WebSocketDecoder(maxMessageBytes: maxMessageBytes), handler)
+                let opening = handler.opened(socketChannel)
+                run(machine.webSocketOutputs(opening, now: now), now: now)
+                // Frames the client sent right behind its handshake.
+                let early = decoder.takeBuffered()
+                if !early.isEmpty { receiveFrames(early, now: now) }
+            case .webSocketReceived(let message):
+                guard let handler = webSocket?.handler else { break }
+                run(machine.webSocketOutputs(handler.received(message, on: socketChannel), now: now), now: now)
+            case .webSocketSent(let message):
+                webSocket?.handler.sent(message, on: socketChannel)
+            case .webSocketClosed(let code, let reason):
+                webSocket?.handler.closed(socketChannel, code: code, reason: reason)
             }
         }
     }
@@ -187,6 +228,8 @@ final class Connection {
             if chunked { output.append("\r\n") }
         case .lastChunk:
             output.append("0\r\n\r\n")
+        case .raw(let bytes):
+            output.append(bytes)
         case .truncated(let response):
             let bytes = response.serialized(date: date.now(), keepAlive: false)
             output.append(Array(bytes.prefix(bytes.count - max(1, response.body.count - response.body.count / 2))))

@@ -17,6 +17,14 @@ enum ConnectionAction {
     case finish(@Sendable (_ milliseconds: Double) -> Void, began: Double)
     /// Report a stream's end with how many pieces went out.
     case streamEnded(@Sendable (_ piecesSent: Int) -> Void, piecesSent: Int)
+    /// The connection became a WebSocket: read frames from now on, and ask the handler what to send first.
+    case upgrade(any WebSocketHandler)
+    /// Hand a client's message to the WebSocket's handler.
+    case webSocketReceived(WebSocketMessage)
+    /// Tell the handler a message went out.
+    case webSocketSent(WebSocketMessage)
+    /// Tell the handler the socket closed.
+    case webSocketClosed(code: UInt16?, reason: String)
 
     /// Bytes on the wire, described rather than serialised, so the state machine needs no clock for `Date`.
     enum Wire: Equatable {
@@ -24,6 +32,8 @@ enum ConnectionAction {
         case response(HTTPResponse, keepAlive: Bool, withBody: Bool)
         case streamHead(HTTPResponse, keepAlive: Bool, contentLength: Int?, chunked: Bool)
         case piece([UInt8], chunked: Bool)
+        /// Bytes as they are: the `101` head and WebSocket frames.
+        case raw([UInt8])
         case lastChunk
         case truncated(HTTPResponse)
         case malformed
@@ -40,6 +50,7 @@ enum ConnectionAction {
             "send head \(response.status.code) \(chunked ? "chunked" : "length \(length ?? 0)")"
         case .send(.piece(let bytes, _)): "send piece \(bytes.count)"
         case .send(.lastChunk): "send last chunk"
+        case .send(.raw(let bytes)): "send raw \(bytes.count)"
         case .send(.truncated): "send truncated"
         case .send(.malformed): "send malformed"
         case .send(.error(let error)): "send error \(error.status.code)"
@@ -49,6 +60,20 @@ enum ConnectionAction {
         case .writeStalled: "write stalled"
         case .finish: "finish"
         case .streamEnded(_, let count): "stream ended after \(count)"
+        case .upgrade: "upgrade"
+        case .webSocketReceived(let message): "received \(message.summary)"
+        case .webSocketSent(let message): "sent \(message.summary)"
+        case .webSocketClosed(let code, let reason): "closed \(code.map(String.init) ?? "-") \(reason)"
+        }
+    }
+}
+
+extension WebSocketMessage {
+    /// `text hello`, `binary 3`: for tests.
+    var summary: String {
+        switch self {
+        case .text(let text): "text \(text)"
+        case .binary(let bytes): "binary \(bytes.count)"
         }
     }
 }

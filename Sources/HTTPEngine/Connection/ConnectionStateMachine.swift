@@ -21,6 +21,8 @@ struct ConnectionStateMachine {
         case hanging
         /// Answered with an error: output drains, then writing stops, input drains until `until`, then close.
         case lingering(until: Double)
+        /// The connection carries WebSocket frames (`socket`).
+        case webSocket
         /// Output drains, then the connection closes.
         case closingAfterFlush
         case closed
@@ -56,6 +58,8 @@ struct ConnectionStateMachine {
     private var pieces: ArraySlice<BodyPiece> = []
     /// Pieces of the held stream queued so far.
     private var piecesSent = 0
+    /// The open WebSocket, once the connection upgraded.
+    private(set) var socket: WebSocketSession?
 
     struct RequestInfo {
         var keepAlive: Bool
@@ -112,6 +116,8 @@ struct ConnectionStateMachine {
             return until
         case .streaming(let nextAt):
             return nextAt
+        case .webSocket:
+            return socket?.deadline
         case .awaitingReply, .hanging, .closingAfterFlush, .closed:
             return nil
         }
@@ -123,6 +129,7 @@ struct ConnectionStateMachine {
     mutating func bytesArrived(now: Double) {
         lastActivity = now
         lastClock = now
+        socket?.heard(now: now)
     }
 
     /// The client took some, not all, of the pending output.
@@ -183,6 +190,7 @@ struct ConnectionStateMachine {
         peerFinished = true
         switch state {
         case .hanging, .lingering, .streaming: return close()
+        case .webSocket: return close(reason: "the client closed the connection")
         default: return []
         }
     }
@@ -205,12 +213,54 @@ struct ConnectionStateMachine {
 
     /// The socket failed: nothing more can be sent.
     mutating func failed() -> [ConnectionAction] {
-        close()
+        close(reason: "the connection broke")
     }
 
     /// The server stops.
     mutating func serverStopping() -> [ConnectionAction] {
-        close()
+        close(reason: "the server stopped")
+    }
+
+    // MARK: WebSocket events
+
+    /// The client's frames, up to `failure` if they broke the protocol.
+    mutating func webSocketReceived(
+        _ events: [WebSocketDecoder.Event], failure: WebSocketDecoder.Failure?, now: Double
+    ) -> [ConnectionAction] {
+        lastClock = now
+        guard state == .webSocket, var session = socket else { return [] }
+        var actions = session.receive(events, now: now)
+        if let failure { actions += session.fail(failure) }
+        socket = session
+        return carryOut(actions)
+    }
+
+    /// Outputs for the open WebSocket, from its handler.
+    mutating func webSocketOutputs(_ outputs: [WebSocketOutput], now: Double) -> [ConnectionAction] {
+        lastClock = now
+        guard state == .webSocket, var session = socket else { return [] }
+        let actions = session.schedule(outputs, now: now)
+        socket = session
+        return carryOut(actions)
+    }
+
+    private mutating func carryOut(_ actions: [WebSocketSession.Action]) -> [ConnectionAction] {
+        var result: [ConnectionAction] = []
+        for action in actions {
+            switch action {
+            case .write(let bytes, let message):
+                outputPending = true
+                result.append(.send(.raw(bytes)))
+                if let message { result.append(.webSocketSent(message)) }
+            case .received(let message):
+                result.append(.webSocketReceived(message))
+            case .end(let code, let reason, let abort):
+                socket = nil
+                result.append(.webSocketClosed(code: code, reason: reason))
+                result += abort ? close() : closeAfterFlush()
+            }
+        }
+        return result
     }
 
     /// Fires what is due at `now`: a held reply, a streamed piece, the header or idle timeout, the linger's end.
@@ -235,6 +285,11 @@ struct ConnectionStateMachine {
             return perform(reply, now: now)
         case .streaming:
             return sendDuePieces(now: now)
+        case .webSocket:
+            guard var session = socket else { return [] }
+            let actions = session.timerFired(now: now)
+            socket = session
+            return carryOut(actions)
         case .lingering:
             return close()
         case .awaitingReply, .hanging, .closingAfterFlush, .closed:
@@ -291,6 +346,13 @@ struct ConnectionStateMachine {
             state = .hanging
             if let onFinish = reply.onFinish { return [.finish(onFinish, began: current.began)] }
             return []
+        case .webSocket(let accept):
+            outputPending = true
+            state = .webSocket
+            socket = WebSocketSession(now: now, pingIntervalMs: timeouts.idle)
+            actions = [.send(.raw(accept.handshake.responseHead)), .upgrade(accept.handler)]
+            if let onFinish = reply.onFinish { actions.append(.finish(onFinish, began: current.began)) }
+            return actions
         }
         outputPending = true
         return actions + finish(reply, now: now, keepAlive: current.keepAlive)
@@ -343,9 +405,13 @@ struct ConnectionStateMachine {
         return close()
     }
 
-    private mutating func close() -> [ConnectionAction] {
+    private mutating func close(reason: String = "the connection closed") -> [ConnectionAction] {
         guard state != .closed else { return [] }
-        let report = endStream()
+        var report = endStream()
+        if socket != nil {
+            socket = nil
+            report.append(.webSocketClosed(code: nil, reason: reason))
+        }
         state = .closed
         held = nil
         return report + [.close]

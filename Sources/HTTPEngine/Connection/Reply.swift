@@ -40,6 +40,9 @@ package struct Reply: Sendable {
         case malformed
         /// Never answer: input is read and dropped until the client leaves or the server stops.
         case hang
+        /// Answer a WebSocket handshake with `101 Switching Protocols`; the connection then carries frames to and
+        /// from the accept's handler.
+        case webSocket(WebSocketAccept)
     }
 
     /// How a streamed body ends after its last piece.

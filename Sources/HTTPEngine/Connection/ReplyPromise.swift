@@ -10,7 +10,7 @@ package struct ReplyPromise: Sendable {
     let request: UInt64
 
     package func fulfil(_ reply: Reply) {
-        channel.post(Delivery(fd: fd, connection: connection, request: request, reply: reply))
+        channel.post(.reply(Delivery(fd: fd, connection: connection, request: request, reply: reply)))
     }
 
     /// A reply on its way to the loop.

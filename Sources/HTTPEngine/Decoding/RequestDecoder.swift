@@ -57,6 +57,15 @@ package struct RequestDecoder {
         buffer.append(contentsOf: bytes)
     }
 
+    /// The bytes not yet consumed, handed over and forgotten: what followed a request that switched protocols.
+    package mutating func takeBuffered() -> [UInt8] {
+        defer {
+            buffer = []
+            (start, scan, lineStart, requestLineStart) = (0, 0, 0, nil)
+        }
+        return Array(buffer[start...])
+    }
+
     package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }

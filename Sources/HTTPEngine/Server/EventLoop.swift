@@ -117,10 +117,17 @@ final class EventLoop {
     }
 
     private func deliverReplies(now: Double) {
-        for delivery in channel.take() {
-            guard let connection = connections[delivery.fd], connection.id == delivery.connection else { continue }
-            connection.deliver(delivery.reply, forRequest: delivery.request, now: now)
-            update(connection, now: now)
+        for posted in channel.take() {
+            switch posted {
+            case .reply(let delivery):
+                guard let connection = connections[delivery.fd], connection.id == delivery.connection else { continue }
+                connection.deliver(delivery.reply, forRequest: delivery.request, now: now)
+                update(connection, now: now)
+            case .socket(let fd, let id, let outputs):
+                guard let connection = connections[fd], connection.id == id else { continue }
+                connection.webSocketOutputs(outputs, now: now)
+                update(connection, now: now)
+            }
         }
     }
 

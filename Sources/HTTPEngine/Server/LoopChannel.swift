@@ -1,8 +1,9 @@
+import HTTPMessages
 import Locking
 import Synchronization
 
-/// What the loop shares with other threads: replies posted by promises and the request to stop (each wakes
-/// the loop), and the number of open connections.
+/// What the loop shares with other threads: replies posted by promises, outputs posted to open WebSockets and the
+/// request to stop (each wakes the loop), and the number of open connections.
 final class LoopChannel: Sendable {
     let waker: Waker
     let openConnections = Atomic<Int>(0)
@@ -10,7 +11,7 @@ final class LoopChannel: Sendable {
     let stalledConnections = Atomic<Int>(0)
     /// Times the loop stopped accepting for want of descriptors (`AcceptPause`).
     let acceptPauses = Atomic<Int>(0)
-    private let deliveries = Lock<[ReplyPromise.Delivery]>([])
+    private let deliveries = Lock<[Posted]>([])
     private let stopping = Atomic<Bool>(false)
 
     init() throws(SocketError) {
@@ -22,13 +23,19 @@ final class LoopChannel: Sendable {
         waker.close()
     }
 
-    func post(_ delivery: ReplyPromise.Delivery) {
+    /// What another thread hands the loop.
+    enum Posted: Sendable {
+        case reply(ReplyPromise.Delivery)
+        case socket(fd: Int32, connection: UInt64, outputs: [WebSocketOutput])
+    }
+
+    func post(_ delivery: Posted) {
         deliveries.withLock { $0.append(delivery) }
         waker.wake()
     }
 
     /// Everything posted so far, oldest first.
-    func take() -> [ReplyPromise.Delivery] {
+    func take() -> [Posted] {
         waker.drain()
         return deliveries.withLock { deliveries in
             defer { deliveries = [] }

@@ -2,7 +2,7 @@ import HTTPMessages
 
 /// The server's half of the WebSocket opening handshake (RFC 6455, 4.2): checks a client's upgrade request and
 /// makes the `101 Switching Protocols` answer.
-package struct WebSocketHandshake: Equatable {
+package struct WebSocketHandshake: Sendable, Equatable {
     /// `Sec-WebSocket-Accept`'s value.
     package var accept: String
     /// The subprotocol chosen from the client's `Sec-WebSocket-Protocol` list, if any matched.

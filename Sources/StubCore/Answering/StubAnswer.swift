@@ -25,6 +25,8 @@ package struct StubAnswer: Sendable, Equatable {
         case paced([BodyPiece], chunked: Bool)
         /// The head, then Server-Sent Events at their times, ending as the delivery says.
         case events(EventDelivery)
+        /// Accept a WebSocket handshake and run the script on the socket.
+        case webSocket(WebSocketScript)
         /// The variant's fault instead of a plain answer (for `truncate`, of this answer).
         case fault(StubVariant.Fault)
     }
@@ -94,7 +96,9 @@ extension StubDecision {
             var answer = StubAnswer(
                 status: HTTPStatus(variant.status), headers: headers, body: body,
                 delayMs: variant.delayMs + variant.firstByteDelayMs)
-            if let stream = variant.events, variant.sendsHead {
+            if let script = variant.script, variant.fault == nil {
+                answer.delivery = .webSocket(script)
+            } else if let stream = variant.events, variant.sendsHead {
                 var rate: Int?
                 if case .throttle(let bytesPerSecond) = variant.pacing { rate = bytesPerSecond }
                 answer.delivery = .events(

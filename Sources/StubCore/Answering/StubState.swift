@@ -153,7 +153,7 @@ extension StubState {
         return StubDecision(
             outcome: .answer(
                 stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
-            status: variant.sendsHead ? variant.status : nil, fault: variant.streamFault ?? variant.fault,
+            status: variant.sendsHead ? variant.answeredStatus : nil, fault: variant.streamFault ?? variant.fault,
             fallbackFrom: fallbackFrom, draw: draw)
     }
 

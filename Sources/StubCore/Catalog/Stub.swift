@@ -120,6 +120,8 @@ package struct RequestPattern: Sendable, Equatable {
     package var body: BodyMatcher?
     /// The GraphQL operations the request must carry; nil for any request.
     package var graphql: GraphQLMatcher?
+    /// For a WebSocket stub: its handshake options. Its variants with a `script` answer the handshake with `101`.
+    package var webSocket: WebSocketRoute?
 
     package init(
         method: String = "GET", path: PathPattern, query: [(name: String, matcher: ValueMatcher)] = [],
@@ -154,11 +156,13 @@ package struct RequestPattern: Sendable, Equatable {
         let headers = self.headers.map { "[\($0.name) \($0.matcher)]" }
         let body = self.body.map { ["{body \($0)}"] } ?? []
         let graphql = self.graphql.map { ["{graphql \($0)}"] } ?? []
-        return ([path.description] + query + headers + body + graphql).joined(separator: " ")
+        let webSocket = self.webSocket.map { _ in ["[websocket]"] } ?? []
+        return ([path.description] + query + headers + body + graphql + webSocket).joined(separator: " ")
     }
 
     package static func == (lhs: RequestPattern, rhs: RequestPattern) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body && lhs.graphql == rhs.graphql
+            && lhs.webSocket == rhs.webSocket
             && lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.matcher == $1.matcher }
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.matcher == $1.matcher }
     }

@@ -18,6 +18,8 @@ public struct StubVariant: Sendable, Equatable {
     package var pacing: Pacing?
     /// Faults and delays drawn at random, per request, from the server's seeded generator.
     package var faults: RandomFaults?
+    /// What a WebSocket stub does once the socket opens; nil answers the handshake with this variant's HTTP answer.
+    package var script: WebSocketScript?
     /// Server-Sent Events sent as the body, each at its time; nil for a plain body.
     package var events: EventStream?
     /// Whether a recorder or importer made this variant up (`bad`, `nil`): contract validation skips it.
@@ -47,12 +49,16 @@ public struct StubVariant: Sendable, Equatable {
 
     /// Whether the answer starts with a status line: no fault, or one that breaks a stream after its head.
     package var sendsHead: Bool {
-        switch fault {
+        if script != nil, fault == nil { return true }
+        return switch fault {
         case nil: true
         case .truncate?, .reset?: events != nil
         case .drop?, .malformed?, .hang?: false
         }
     }
+
+    /// The status journaled and logged: a script's `101`, else the variant's.
+    package var answeredStatus: Int { script != nil ? 101 : status }
 
     /// How a stream breaks, for the journal: its fault, else `drop` when `dropAfterEvents` cuts it.
     var streamFault: Fault? {

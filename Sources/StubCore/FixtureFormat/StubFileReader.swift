@@ -94,7 +94,18 @@ struct StubFileReader {
                 report("\(path).sequence", "must be a non-empty array of variant names")
             }
         }
-        let variants = readVariants(fields["variants"], at: "\(path).variants")
+        var variants = readVariants(fields["variants"], at: "\(path).variants")
+        if let route = request?.webSocket, var scripted = variants {
+            for name in scripted.keys { scripted[name]?.script?.protocols = route.protocols }
+            variants = scripted
+        }
+        if let request, request.webSocket == nil, let variants {
+            for name in variants.keys.sorted() where variants[name]?.script != nil {
+                report(
+                    Self.child("\(path).variants", name) + ".script",
+                    "a script answers a WebSocket stub: add \"websocket\": true to the request")
+            }
+        }
         let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
         let scenario = fields["scenario"].flatMap { readScenario($0, at: "\(path).scenario") }
         let contract = fields["openapi"].flatMap { readContract($0, at: "\(path).openapi") }
@@ -149,7 +160,8 @@ struct StubFileReader {
     }
 
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {
-        guard let fields = object(value, at: path, known: ["method", "path", "query", "headers", "body", "graphql"])
+        let known = ["method", "path", "query", "headers", "body", "graphql", "websocket"]
+        guard let fields = object(value, at: path, known: known)
         else {
             return nil
         }
@@ -165,11 +177,19 @@ struct StubFileReader {
         let headers = matchers(fields["headers"], at: "\(path).headers")
         let body = fields["body"].flatMap { readBodyMatcher($0, at: "\(path).body") }
         let graphql = fields["graphql"].flatMap { readGraphQLMatcher($0, at: "\(path).graphql") }
-        guard let pathText, fields["body"] == nil || body != nil, fields["graphql"] == nil || graphql != nil else {
+        let webSocket = fields["websocket"].flatMap { readWebSocket($0, at: "\(path).websocket") }
+        if webSocket != nil, method != "GET" {
+            report("\(path).method", "a WebSocket handshake is a GET, not \(method)")
+        }
+        guard let pathText, fields["body"] == nil || body != nil, fields["graphql"] == nil || graphql != nil,
+            fields["websocket"] == nil || webSocket != nil
+        else {
             return nil
         }
-        return RequestPattern(
+        var pattern = RequestPattern(
             method: method, path: PathPattern(pathText), query: query, headers: headers, body: body, graphql: graphql)
+        pattern.webSocket = webSocket
+        return pattern
     }
 
     mutating func matchers(_ value: JSONValue?, at path: String) -> [(name: String, matcher: ValueMatcher)] {
@@ -249,7 +269,7 @@ struct StubFileReader {
         let known = [
             "status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated",
             "firstByteDelayMs", "throttle", "network", "chunked", "faults", "events", "eventsFile", "keepAliveMs",
-            "dropAfterEvents",
+            "dropAfterEvents", "script",
         ]
         guard let fields = object(value, at: path, known: known) else { return nil }
         var variant = PartialVariant()
@@ -331,6 +351,10 @@ struct StubFileReader {
         variant.like = string(fields["like"], at: "\(path).like")
         valid = readNetwork(fields, into: &variant, at: path) && valid
         valid = readEvents(fields, into: &variant, at: path) && valid
+        if let value = fields["script"] {
+            variant.script = readScript(value, at: "\(path).script")
+            valid = valid && variant.script != nil
+        }
         return valid ? variant : nil
     }
 
@@ -427,6 +451,8 @@ struct PartialVariant {
     var events: [ServerSentEvent]?
     var keepAliveMs: Int?
     var dropAfterEvents: Int?
+    /// A WebSocket stub's script.
+    var script: WebSocketScript?
     /// Its own flag only: a variant `like` a generated one is written by hand.
     var generated = false
 
@@ -452,6 +478,7 @@ struct PartialVariant {
             merged.inferredType = nil
         }
         if let keepAliveMs { merged.keepAliveMs = keepAliveMs }
+        if let script { merged.script = script }
         if let dropAfterEvents { merged.dropAfterEvents = dropAfterEvents }
         if let template { merged.template = template }
         if let delayMs { merged.delayMs = delayMs }
@@ -478,6 +505,7 @@ struct PartialVariant {
             delayMs: delayMs ?? 0, fault: fault, firstByteDelayMs: firstByteDelayMs ?? 0, pacing: pacing,
             faults: faults, generated: generated)
         variant.events = stream
+        variant.script = script
         return variant
     }
 }

@@ -43,6 +43,36 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// For a Server-Sent Events answer: how many events went out before the stream ended (played to its end, cut
     /// by `dropAfterEvents` or a fault, or left by the client); nil while it streams.
     public var eventsSent: Int? = nil
+    /// For a WebSocket: every message both ways, in order, as the socket went.
+    public var webSocketMessages: [WebSocketRecord]? = nil
+    /// For a WebSocket that has closed: how (`1000 bye`, or why the connection ended without a close frame).
+    public var webSocketClose: String? = nil
+
+    /// One WebSocket message in the journal.
+    public struct WebSocketRecord: Sendable, Equatable, Codable {
+        public enum Direction: String, Sendable, Codable {
+            /// From the client.
+            case received
+            /// From the server.
+            case sent
+        }
+
+        public var direction: Direction
+        /// A text message's text.
+        public var text: String?
+        /// A binary message's bytes (base64 in JSON).
+        public var binary: Data?
+
+        public init(_ direction: Direction, text: String) {
+            self.direction = direction
+            self.text = text
+        }
+
+        public init(_ direction: Direction, binary: Data) {
+            self.direction = direction
+            self.binary = binary
+        }
+    }
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
@@ -247,14 +277,19 @@ package struct RequestJournal {
         return entry.id
     }
 
-    /// Notes how many events the stream answering entry `id` sent, if the entry is still kept.
-    package mutating func noteEventsSent(_ count: Int, entry id: Int) {
+    /// Changes entry `id`, if it is still kept.
+    package mutating func update(entry id: Int, _ change: (inout JournalEntry) -> Void) {
         // Ids are consecutive: the entry is `age` places before the newest.
         let age = nextID - 1 - id
         guard age >= 0, age < ring.count else { return }
         let newest = ring.count < capacity ? ring.count - 1 : (oldest + capacity - 1) % capacity
         let index = (newest - age + capacity) % capacity
-        if ring[index].id == id { ring[index].eventsSent = count }
+        if ring[index].id == id { change(&ring[index]) }
+    }
+
+    /// Notes how many events the stream answering entry `id` sent, if the entry is still kept.
+    package mutating func noteEventsSent(_ count: Int, entry id: Int) {
+        update(entry: id) { $0.eventsSent = count }
     }
 
     /// The GraphQL operation names `request` carries, if it names any; the body is read only when it mentions

@@ -14,13 +14,14 @@ package enum EventStreamFile {
 
     /// Longest pause a `delay` comment may ask for, as `delayMs` allows.
     static let maxDelayMs = 600_000
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The events of `bytes`.
     /// - Throws: `Problem` for bytes that are not UTF-8, a `delay` comment that is not whole milliseconds in
     ///   0...600000, or a file that holds no event.
     package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> [ServerSentEvent] {
         var bytes = Array(bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.starts(with: byteOrderMark) { bytes.removeFirst(3) }
         var events: [ServerSentEvent] = []
         var lines: [String] = []
         var delay = 0
@@ -69,6 +70,8 @@ package enum EventStreamFile {
             if event.delayMs > 0 { bytes += ": delay=\(event.delayMs)\n".utf8 }
             bytes += event.wire
         }
+        // A first line that opens with U+FEFF would read as the byte-order mark: one is put before it.
+        if bytes.starts(with: byteOrderMark) { bytes.insert(contentsOf: byteOrderMark, at: 0) }
         return bytes
     }
 

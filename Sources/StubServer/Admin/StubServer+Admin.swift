@@ -134,6 +134,30 @@ extension StubServer {
                 return .json(.ok, server.scenarioList())
             }
         },
+        AdminRoute(methods: ["GET"], path: "/__stub/websockets") { server, _, _ in
+            .json(.ok, server.webSocketRegistry.counts)
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/send") { server, request, parts in
+            server.webSocketCommand(stub: parts[1]) { sockets throws(HTTPError) in
+                sockets.send(try StubServer.webSocketMessage(in: request))
+            }
+        },
+        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/close") { server, request, parts in
+            server.webSocketCommand(stub: parts[1]) { sockets throws(HTTPError) in
+                let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) ?? .object([:])
+                guard case .object(let options) = fields else { throw HTTPError(.badRequest, "expected a JSON object") }
+                var code: UInt16 = 1000
+                if case .number(let number)? = options["code"] {
+                    guard let valid = UInt16(exactly: number), (1000...4999).contains(valid),
+                        ![1004, 1005, 1006, 1015].contains(valid)
+                    else { throw HTTPError(.badRequest, "code must be a close code that may be sent (1000-4999)") }
+                    code = valid
+                }
+                var reason = ""
+                if case .string(let text)? = options["reason"] { reason = String(text.utf8.prefix(123)) ?? "" }
+                return sockets.close(code: code, reason: reason)
+            }
+        },
         AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in
             server.reset()
             return .json(.ok, server.stubList())
@@ -155,6 +179,43 @@ extension StubServer {
             }
         },
     ]
+
+    /// Runs `command` on the open sockets of a WebSocket stub: `{"sent": N}` with how many it reached.
+    private func webSocketCommand(stub: String, _ command: (StubWebSockets) throws(HTTPError) -> Int) -> HTTPResponse {
+        guard let found = catalog.stub(named: stub) else {
+            return .error(
+                HTTPError(.notFound, StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description))
+        }
+        guard found.request.webSocket != nil else {
+            return .error(
+                HTTPError(.badRequest, "stub \(stub) is not a WebSocket stub (its request has no \"websocket\")"))
+        }
+        do {
+            return .json(.ok, ["sent": try command(webSockets(stub: stub))])
+        } catch {
+            return .error(error)
+        }
+    }
+
+    /// `{"text": "hi"}`, `{"json": VALUE}` (sent as its JSON text), `{"binary": BASE64}`, or a plain-text body.
+    private static func webSocketMessage(in request: HTTPRequest) throws(HTTPError) -> WebSocketMessage {
+        let text = String(decoding: request.body, as: UTF8.self)
+        guard text.trimmingWhitespace().hasPrefix("{") else { return .text(text) }
+        guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)),
+            fields.count == 1
+        else {
+            throw HTTPError(.badRequest, #"expected {"text": "..."}, {"json": VALUE} or {"binary": BASE64}"#)
+        }
+        switch (fields["text"], fields["json"], fields["binary"]) {
+        case (.string(let text)?, nil, nil): return .text(text)
+        case (nil, let json?, nil): return .text(json.jsonText)
+        case (nil, nil, .string(let encoded)?):
+            guard let bytes = Base64.decode(encoded) else { throw HTTPError(.badRequest, "binary must be base64") }
+            return .binary(bytes)
+        default:
+            throw HTTPError(.badRequest, #"expected {"text": "..."}, {"json": VALUE} or {"binary": BASE64}"#)
+        }
+    }
 
     private func respond(_ action: () throws(StubServerError) -> HTTPResponse) -> HTTPResponse {
         do {

@@ -1,5 +1,5 @@
-/// Base64 (RFC 4648, section 4: the standard alphabet, `=` padding), for the WebSocket handshake; the engine
-/// imports no Foundation.
+/// Base64 (RFC 4648, section 4: the standard alphabet, `=` padding), for the WebSocket handshake and binary messages
+/// in fixtures; the engine imports no Foundation.
 package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 

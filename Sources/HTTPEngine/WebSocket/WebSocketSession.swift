@@ -1,0 +1,158 @@
+import HTTPMessages
+
+/// An open WebSocket as a pure value (RFC 6455, 5.5 and 7): what the client sent in, what to write out and when,
+/// the closing handshake, and the pings that keep a quiet socket open. Time is passed in as `now` (milliseconds).
+struct WebSocketSession {
+    enum Phase: Equatable {
+        case open
+        /// The server sent its close frame and waits for the client's until `until`.
+        case closing(until: Double)
+        case closed
+    }
+
+    enum Action: Equatable {
+        /// Write a frame; `message` when it carries one (for the handler's record).
+        case write([UInt8], message: WebSocketMessage?)
+        /// Hand a message to the handler.
+        case received(WebSocketMessage)
+        /// The socket is over: close the connection (at once when `abort`, else once the output is out).
+        case end(code: UInt16?, reason: String, abort: Bool)
+    }
+
+    private(set) var phase = Phase.open
+    /// Outputs waiting for their time, in the order they are due (ties in the order handed over).
+    private var scheduled: [(due: Double, kind: WebSocketOutput.Kind)] = []
+    /// When the client last sent anything.
+    private var lastHeard: Double
+    /// When the unanswered ping went out, if one is out.
+    private var pingSentAt: Double?
+    /// A socket quiet this long gets a ping; a ping unanswered this long closes it; so does a close unanswered.
+    let pingIntervalMs: Double
+
+    init(now: Double, pingIntervalMs: Double) {
+        lastHeard = now
+        self.pingIntervalMs = pingIntervalMs
+    }
+
+    /// When `timerFired` has something to do next.
+    var deadline: Double? {
+        switch phase {
+        case .closed: return nil
+        case .closing(let until): return min(until, scheduled.first?.due ?? until)
+        case .open:
+            let ping = pingSentAt.map { $0 + pingIntervalMs } ?? lastHeard + pingIntervalMs
+            return min(ping, scheduled.first?.due ?? ping)
+        }
+    }
+
+    /// Bytes arrived from the client.
+    mutating func heard(now: Double) {
+        lastHeard = now
+    }
+
+    /// Outputs handed over at `now`; those due at once are written now.
+    mutating func schedule(_ outputs: [WebSocketOutput], now: Double) -> [Action] {
+        guard phase != .closed else { return [] }
+        for output in outputs {
+            let due = now + Double(max(0, output.delayMs))
+            let index = scheduled.firstIndex { $0.due > due } ?? scheduled.endIndex
+            scheduled.insert((due, output.kind), at: index)
+        }
+        return sendDue(now: now)
+    }
+
+    /// What the client's frames ask for.
+    mutating func receive(_ events: [WebSocketDecoder.Event], now: Double) -> [Action] {
+        var actions: [Action] = []
+        for event in events where phase != .closed {
+            switch event {
+            case .text(let text):
+                if phase == .open { actions.append(.received(.text(text))) }
+            case .binary(let bytes):
+                if phase == .open { actions.append(.received(.binary(bytes))) }
+            case .ping(let payload):
+                actions.append(.write(WebSocketFrame.encode(.pong, payload), message: nil))
+            case .pong:
+                pingSentAt = nil
+            case .close(let code, let reason):
+                if phase == .open {
+                    let echo = code.map { WebSocketFrame.close(code: $0) } ?? WebSocketFrame.encode(.close, [])
+                    actions.append(.write(echo, message: nil))
+                }
+                actions.append(end(code: code, reason: reason, abort: false))
+            }
+        }
+        return actions
+    }
+
+    /// The client broke the protocol: close with the decoder's code and reason, without waiting for an answer.
+    mutating func fail(_ failure: WebSocketDecoder.Failure) -> [Action] {
+        guard phase != .closed else { return [] }
+        return [
+            .write(WebSocketFrame.close(code: failure.code, reason: failure.reason), message: nil),
+            end(code: failure.code, reason: failure.reason, abort: false),
+        ]
+    }
+
+    /// The connection ended under the socket (the client left, the server stopped).
+    mutating func connectionLost(reason: String) -> [Action] {
+        guard phase != .closed else { return [] }
+        return [end(code: nil, reason: reason, abort: true)]
+    }
+
+    /// Writes what is due, pings a quiet client, and gives up on an unanswered ping or close.
+    mutating func timerFired(now: Double) -> [Action] {
+        var actions = sendDue(now: now)
+        switch phase {
+        case .closed:
+            break
+        case .closing(let until):
+            if now >= until {
+                actions.append(end(code: nil, reason: "the client did not answer the close", abort: true))
+            }
+        case .open:
+            if let sentAt = pingSentAt {
+                if now >= sentAt + pingIntervalMs {
+                    let reason = "ping unanswered for \(Int(pingIntervalMs)) ms"
+                    actions.append(.write(WebSocketFrame.close(code: 1001, reason: reason), message: nil))
+                    actions.append(end(code: 1001, reason: reason, abort: false))
+                }
+            } else if now >= lastHeard + pingIntervalMs {
+                pingSentAt = now
+                actions.append(.write(WebSocketFrame.encode(.ping, []), message: nil))
+            }
+        }
+        return actions
+    }
+
+    private mutating func sendDue(now: Double) -> [Action] {
+        var actions: [Action] = []
+        while let next = scheduled.first, next.due <= now, phase != .closed {
+            scheduled.removeFirst()
+            switch next.kind {
+            case .text(let text):
+                if phase == .open {
+                    actions.append(.write(WebSocketFrame.encode(.text, Array(text.utf8)), message: .text(text)))
+                }
+            case .binary(let bytes):
+                if phase == .open {
+                    actions.append(.write(WebSocketFrame.encode(.binary, bytes), message: .binary(bytes)))
+                }
+            case .close(let code, let reason):
+                if phase == .open {
+                    actions.append(.write(WebSocketFrame.close(code: code, reason: reason), message: nil))
+                    phase = .closing(until: now + pingIntervalMs)
+                }
+            case .drop:
+                actions.append(end(code: nil, reason: "dropped by the server", abort: true))
+            }
+        }
+        return actions
+    }
+
+    private mutating func end(code: UInt16?, reason: String, abort: Bool) -> Action {
+        phase = .closed
+        scheduled = []
+        return .end(code: code, reason: reason, abort: abort)
+    }
+}

@@ -1,0 +1,85 @@
+import HTTPMessages
+import Testing
+
+@testable import HTTPEngine
+
+/// An open WebSocket as a pure value, with a clock the test steps: what goes out when, the closing handshake from
+/// either side, pings, and what is ignored once closing.
+struct WebSocketSessionTests {
+    typealias Session = WebSocketSession
+
+    static func describe(_ actions: [Session.Action]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .write(let bytes, let message):
+                let opcode = bytes[0] & 0x0F
+                return message.map { "write \($0.summary)" } ?? "write opcode \(opcode)"
+            case .received(let message): return "received \(message.summary)"
+            case .end(let code, let reason, let abort):
+                return "end \(code.map(String.init) ?? "-") \(reason)\(abort ? " (abort)" : "")"
+            }
+        }
+    }
+
+    @Test func outputs_goOutAtTheirTimes_inTheOrderHandedOver() {
+        var session = Session(now: 0, pingIntervalMs: 1000)
+        let now = session.schedule(
+            [
+                WebSocketOutput(.text("b"), delayMs: 50), WebSocketOutput(.text("a")),
+                WebSocketOutput(.text("c"), delayMs: 50),
+            ], now: 0)
+        #expect(Self.describe(now) == ["write text a"])
+        #expect(session.deadline == 50)
+        #expect(Self.describe(session.timerFired(now: 49)) == [])
+        #expect(Self.describe(session.timerFired(now: 50)) == ["write text b", "write text c"])
+        #expect(session.deadline == 1000, "then the idle ping")
+    }
+
+    @Test func theServersClose_waitsForTheClients_thenEnds_andIgnoresMessagesMeanwhile() {
+        var session = Session(now: 0, pingIntervalMs: 1000)
+        let actions = session.schedule(
+            [WebSocketOutput(.close(code: 1001, reason: "bye")), .init(.text("late"))], now: 0)
+        #expect(Self.describe(actions) == ["write opcode 8"], "nothing after the close frame")
+        #expect(session.phase == .closing(until: 1000))
+        #expect(Self.describe(session.receive([.text("ignored"), .ping([7])], now: 10)) == ["write opcode 10"])
+        #expect(Self.describe(session.receive([.close(code: 1001, reason: "")], now: 20)) == ["end 1001 "])
+        #expect(session.phase == .closed && session.deadline == nil)
+    }
+
+    @Test func aCloseTheClientNeverAnswers_endsTheConnectionAtItsDeadline() {
+        var session = Session(now: 0, pingIntervalMs: 500)
+        _ = session.schedule([WebSocketOutput(.close(code: 1000, reason: ""))], now: 0)
+        #expect(Self.describe(session.timerFired(now: 500)) == ["end - the client did not answer the close (abort)"])
+    }
+
+    @Test func theClientsClose_isEchoed_andEndsTheSocket() {
+        var session = Session(now: 0, pingIntervalMs: 500)
+        let actions = session.receive([.text("hi"), .close(code: nil, reason: ""), .text("after")], now: 5)
+        #expect(Self.describe(actions) == ["received text hi", "write opcode 8", "end - "])
+    }
+
+    @Test func aQuietClient_isPinged_andAnAnsweredPingKeepsItOpen_anUnansweredOneCloses() {
+        var session = Session(now: 0, pingIntervalMs: 100)
+        #expect(Self.describe(session.timerFired(now: 100)) == ["write opcode 9"])
+        #expect(session.deadline == 200)
+        session.heard(now: 150)
+        #expect(Self.describe(session.receive([.pong([])], now: 150)) == [])
+        #expect(session.deadline == 250, "the next ping a whole interval after the client was last heard")
+        #expect(Self.describe(session.timerFired(now: 250)) == ["write opcode 9"])
+        #expect(
+            Self.describe(session.timerFired(now: 350)) == ["write opcode 8", "end 1001 ping unanswered for 100 ms"])
+    }
+
+    @Test func aViolation_closesWithItsCode_andADrop_abortsWithoutAFrame() {
+        var session = Session(now: 0, pingIntervalMs: 100)
+        let failure = WebSocketDecoder.Failure(code: 1007, reason: "a text message that is not UTF-8")
+        #expect(
+            Self.describe(session.fail(failure)) == ["write opcode 8", "end 1007 a text message that is not UTF-8"])
+        #expect(session.fail(failure).isEmpty && session.connectionLost(reason: "gone").isEmpty, "ended once")
+        var dropped = Session(now: 0, pingIntervalMs: 100)
+        #expect(
+            Self.describe(dropped.schedule([WebSocketOutput(.drop, delayMs: 0)], now: 0)) == [
+                "end - dropped by the server (abort)"
+            ])
+    }
+}

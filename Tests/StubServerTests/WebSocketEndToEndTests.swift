@@ -1,0 +1,240 @@
+import Foundation
+import Locking
+import NetworkingTestSupport
+import RawHTTPClient
+import Testing
+
+@testable import StubCore
+@testable import StubServer
+
+/// WebSocket stubs over real sockets with a raw client: the handshake, MockData's live-updates script, the
+/// protocol's close codes, messages pushed from a test and from the admin API, pings, and the journal.
+struct WebSocketEndToEndTests {
+    static let hello = #"{"channel":"top-albums","type":"hello"}"#
+
+    private func withMockData(
+        _ configuration: StubServer.Configuration = StubServer.Configuration(),
+        _ body: (StubServer) async throws -> Void
+    ) async throws {
+        try await withStubServer(fixtures: try #require(StubCatalog.findFolder()), configuration: configuration, body)
+    }
+
+    /// Opens `/live` with the live-updates protocol (variant `variant`, if any) and reads its greeting.
+    private static func open(_ port: Int, variant: String? = nil) throws -> RawWebSocket {
+        let socket = try RawWebSocket(
+            port: port, path: "/live", protocols: ["other", "catalog.v1"],
+            extraHeaders: variant.map { "X-Stub-Variant: \($0)\r\n" } ?? "")
+        return socket
+    }
+
+    @Test func theHandshake_isAccepted_andTheScriptGreetsAndReplies() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let (handshake, replies) = try await blocking {
+                let socket = try Self.open(port)
+                var replies = [try socket.readText()]
+                try socket.send(text: #"{"type":"ping"}"#)
+                replies.append(try socket.readText())
+                try socket.send(text: #"{"type":"subscribe","channel":"top-albums"}"#)
+                replies.append(try socket.readText())
+                replies.append(try socket.readText())
+                try socket.send(text: "unknown message: no step answers it")
+                try socket.send(text: #"{"type":"ping"}"#)
+                replies.append(try socket.readText())
+                return (socket.handshake, replies)
+            }
+            #expect(handshake.status == 101)
+            #expect(handshake.header("Sec-WebSocket-Accept") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "RFC 6455's example")
+            #expect(handshake.header("Sec-WebSocket-Protocol") == "catalog.v1", "chosen from the client's list")
+            #expect(
+                replies == [
+                    Self.hello, #"{"type":"pong"}"#, #"{"channel":"top-albums","type":"subscribed"}"#,
+                    #"{"album":"Midnights","artist":"Taylor Swift","rank":1,"type":"chart"}"#, #"{"type":"pong"}"#,
+                ])
+        }
+    }
+
+    /// What breaks the protocol closes the socket with the code RFC 6455 names, and the connection after it.
+    @Test(arguments: [
+        (RawWebSocket.frame(opcode: 1, Array("hi".utf8), mask: nil), 1002 as UInt16, "a client frame must be masked"),
+        (RawWebSocket.frame(opcode: 1, [0x68, 0xFF, 0x69]), 1007, "a text message that is not UTF-8"),
+        (RawWebSocket.frame(opcode: 1, Array(repeating: 0x61, count: 2_000)), 1009, "a message over 1024 bytes"),
+        (RawWebSocket.frame(opcode: 9, Array("ping".utf8), fin: false), 1002, "a fragmented control frame"),
+    ])
+    func aProtocolViolation_closesWithItsCode(_ frame: [UInt8], code: UInt16, reason: String) async throws {
+        var configuration = StubServer.Configuration()
+        configuration.maxBodyBytes = 1024
+        try await withMockData(configuration) { server in
+            let port = server.port
+            let (close, rest) = try await blocking {
+                let socket = try Self.open(port)
+                _ = try socket.readText()
+                try socket.send(frame)
+                return (try socket.readFrame(), socket.client.readToEnd())
+            }
+            #expect(close.closeCode == code)
+            #expect(close.closeReason == reason)
+            #expect(rest.isEmpty, "nothing after the close frame, then the connection ends")
+            try await waitUntil("the close is journaled") {
+                server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
+            }
+            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == "\(code) \(reason)")
+        }
+    }
+
+    @Test func messagesPushedFromATestAndFromTheAdminAPI_arrive_andTheJournalHasBothWays() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let socket = try await blocking {
+                let socket = SendableSocket(try Self.open(port))
+                _ = try socket.readText()
+                return socket
+            }
+            #expect(server.webSockets(stub: "live-updates").count == 1)
+            #expect(server.webSockets(stub: "live-updates").send(#"{"type":"chart","rank":2}"#) == 1)
+            let pushed = try await blocking { try socket.readText() }
+            #expect(pushed == #"{"type":"chart","rank":2}"#)
+            let admin = try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send(post("/__stub/websockets/live-updates/send", #"{"json": {"type": "news", "id": 7}}"#))
+                return try client.readResponse()
+            }
+            #expect(admin.status == 200)
+            #expect(try admin.json()["sent"] as? Int == 1)
+            let fromAdmin = try await blocking { try socket.readText() }
+            #expect(fromAdmin == #"{"id":7,"type":"news"}"#)
+            #expect(server.webSockets(stub: "live-updates").close(code: 4000, reason: "test over") == 1)
+            let close = try await blocking { try socket.readFrame() }
+            #expect(close.closeCode == 4000 && close.closeReason == "test over")
+            try await blocking { try socket.send(RawWebSocket.frame(opcode: 8, [0x0F, 0xA0])) }
+            try await waitUntil("the socket is closed") { server.webSockets(stub: "live-updates").count == 0 }
+            let entry = try #require(server.journal(JournalQuery(stub: "live-updates")).last)
+            #expect(entry.status == 101)
+            #expect(
+                entry.webSocketMessages == [
+                    .init(.sent, text: Self.hello), .init(.sent, text: #"{"type":"chart","rank":2}"#),
+                    .init(.sent, text: #"{"id":7,"type":"news"}"#),
+                ])
+            #expect(entry.webSocketClose == "4000")
+        }
+    }
+
+    @Test(arguments: [
+        ("GET /live HTTP/1.1\r\nHost: x\r\n\r\n", 400, "Upgrade: websocket is missing"),
+        (
+            "GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 8\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n", 400, "Sec-WebSocket-Version must be 13"
+        ),
+        (
+            "GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Key: short\r\n\r\n", 400, "Sec-WebSocket-Key must be 16 bytes in base64"
+        ),
+        ("GET /live HTTP/1.1\r\nHost: x\r\nX-Stub-Variant: refused\r\n\r\n", 401, "sign in first"),
+    ])
+    func aBadOrRefusedHandshake_getsAnHTTPAnswerWithTheReason(_ request: String, status: Int, reason: String)
+        async throws
+    {
+        try await withMockData { server in
+            let response = try await exchange(server, request)
+            #expect(response.status == status)
+            #expect(response.text.contains(reason), "\(response.text)")
+            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.status == status)
+        }
+    }
+
+    @Test func aScriptedClose_sendsItsCode_andTheConnectionEndsOnceTheClientAnswers() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let (greeting, close, rest) = try await blocking {
+                let socket = try Self.open(port, variant: "closing")
+                let greeting = try socket.readText()
+                let close = try socket.readFrame()
+                try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE9]))
+                return (greeting, close, socket.client.readToEnd())
+            }
+            #expect(greeting == Self.hello)
+            #expect(close.closeCode == 1001 && close.closeReason == "server restarting")
+            #expect(rest.isEmpty)
+            try await waitUntil("the close is journaled") {
+                server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
+            }
+            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == "1001")
+        }
+    }
+
+    @Test func aScriptedDrop_endsTheConnectionWithoutACloseFrame() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let (greeting, afterwards) = try await blocking {
+                let socket = try Self.open(port, variant: "drop")
+                return (try socket.readText(), socket.client.readToEnd())
+            }
+            #expect(greeting == Self.hello)
+            #expect(afterwards.isEmpty, "no close frame: the TCP connection just ends")
+        }
+    }
+
+    @Test func theClientsClose_isEchoed_withItsCode() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let (echo, rest) = try await blocking {
+                let socket = try Self.open(port)
+                _ = try socket.readText()
+                try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8] + Array("bye".utf8)))
+                return (try socket.readFrame(), socket.client.readToEnd())
+            }
+            #expect(echo.closeCode == 1000)
+            #expect(rest.isEmpty)
+            try await waitUntil("the close is journaled") {
+                server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == "1000 bye"
+            }
+        }
+    }
+
+    /// Control frames may come between a message's fragments: the ping is answered, then the message is.
+    @Test func aFragmentedMessage_withAPingBetween_isAnsweredInOrder() async throws {
+        try await withMockData { server in
+            let port = server.port
+            let (pong, reply) = try await blocking {
+                let socket = try Self.open(port)
+                _ = try socket.readText()
+                try socket.send(RawWebSocket.frame(opcode: 1, Array(#"{"type":"#.utf8), fin: false))
+                try socket.send(RawWebSocket.frame(opcode: 9, Array("are you there".utf8)))
+                try socket.send(RawWebSocket.frame(opcode: 0, Array(#""ping"}"#.utf8)))
+                return (try socket.readFrame(), try socket.readText())
+            }
+            #expect(pong.opcode == 0xA && pong.text == "are you there")
+            #expect(reply == #"{"type":"pong"}"#)
+        }
+    }
+
+    /// A quiet socket is pinged after the idle timeout; answered, it stays open; unanswered, it closes with 1001.
+    @Test func aQuietSocket_isPinged_andClosedOnlyWhenAPingGoesUnanswered() async throws {
+        var configuration = StubServer.Configuration()
+        configuration.idleTimeout = .milliseconds(150)
+        try await withMockData(configuration) { server in
+            let port = server.port
+            let frames = try await blocking {
+                let socket = try Self.open(port)
+                _ = try socket.readText()
+                let first = try socket.readFrame()
+                try socket.send(RawWebSocket.frame(opcode: 0xA, first.payload))
+                let second = try socket.readFrame()
+                let close = try socket.readFrame()
+                return [first, second, close]
+            }
+            #expect(frames.map(\.opcode) == [9, 9, 8], "ping, answered; ping, unanswered; close")
+            #expect(frames[2].closeCode == 1001 && frames[2].closeReason == "ping unanswered for 150 ms")
+        }
+    }
+}
+
+/// A raw socket handed between blocking reads, one at a time, behind a lock.
+final class SendableSocket: Sendable {
+    private let lock: Lock<RawWebSocket>
+    init(_ socket: sending RawWebSocket) { lock = Lock(socket) }
+
+    func readText() throws -> String { try lock.withLock { try $0.readText() } }
+    func readFrame() throws -> RawWebSocket.Frame { try lock.withLock { try $0.readFrame() } }
+    func send(_ bytes: [UInt8]) throws { try lock.withLock { try $0.send(bytes) } }
+}
