@@ -83,7 +83,9 @@ let package = Package(
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback", "XMLPath"], swiftSettings: settings),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath"],
+            dependencies: [
+                "Locking", "MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath",
+            ],
             swiftSettings: settings),
         .target(name: "RawHTTPClient", swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
