@@ -22,7 +22,7 @@ public func fuzzEventStreams(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     for event in events {
         precondition(event.lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") })
         precondition(event.wire.suffix(2) == [0x0A, 0x0A])
-        precondition((0...EventStreamFile.maxDelayMs * 1_000).contains(event.delayMs))
+        precondition((0...EventStreamFile.maxDelayMs).contains(event.delayMs))
     }
     let ids = events.compactMap(\.id)
     let resumeAfter = ids.isEmpty ? nil : ids[Int(bytes[0]) % ids.count]

@@ -30,7 +30,7 @@ extension StubServer: HTTPResponder {
         }
         var reply = reply(for: decision, to: request, file: file)
         var status = decision.status
-        if case .respond(let refusal) = reply.action, decision.status == 101 {
+        if decision.status == 101, case .respond(let refusal) = reply.action {
             // A handshake the WebSocket stub refused.
             status = refusal.status.code
             if let entry = decision.journalID {

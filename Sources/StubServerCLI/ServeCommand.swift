@@ -130,7 +130,9 @@ struct ServeCommand: Command, Equatable {
         Output.line(Self.connectionLine(limit: server.connectionLimit, chosen: options.maxConnections, fileLimit))
         if options.contracts, server.runtime.installContractChecks() {
             let count = catalog.stubs.filter { $0.contract != nil }.count
-            Output.line("Checking requests to \(count) stubs against their OpenAPI operations (--no-contracts: off)")
+            Output.line(
+                "Checking requests to \(count) \(count == 1 ? "stub" : "stubs") against their OpenAPI operations "
+                    + "(--no-contracts: off)")
         }
         Output.line(RouteTable.render(catalog, serverVariant: options.variant))
         if options.watch { Output.line("Watching \(source) for changes") }

@@ -25,9 +25,12 @@ actor FixtureWriter {
     /// - Parameter host: the upstream's host, added to the file's `hosts` (what the folder answers in process).
     /// - Returns: a line saying what was written, or nil when the answer was recorded before.
     /// - Throws: when a file cannot be read or written.
-    func record(_ request: ForwardedRequest, host: String?, status: Int, headers: [HeaderField], body: [UInt8]) throws
-        -> String?
-    {
+    /// - Parameter arrivals: when the body's bytes arrived; a `text/event-stream` answer becomes an events file
+    ///   with the pauses they show (none without them, as from a HAR, which has no timing per event).
+    func record(
+        _ request: ForwardedRequest, host: String?, status: Int, headers: [HeaderField], body: [UInt8],
+        arrivals: [EventStreamFile.Arrival] = []
+    ) throws -> String? {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("stubs.json")
         var (stubs, hosts) = try readStubs(file)
@@ -38,7 +41,16 @@ actor FixtureWriter {
                 && !redaction.redacts(header: field.name)
         }
         let type = kept.first { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
-        let ext = Self.fileExtension(for: type, body: body)
+        var ext = Self.fileExtension(for: type, body: body)
+        var body = body
+        // A stream becomes an events file, its pauses as measured: what replays it at its pace.
+        let events =
+            type.lowercased().hasPrefix("text/event-stream")
+            ? try? EventStreamFile.parse(body, arrivals: arrivals) : nil
+        if let events {
+            body = EventStreamFile.render(events)
+            ext = "sse"
+        }
         if let index = stubs.firstIndex(where: { Self.sameRequest($0["request"], matcher) }) {
             var stub = stubs[index]
             guard appendsSequences, let name = stub["name"] as? String,
@@ -49,7 +61,7 @@ actor FixtureWriter {
             let step = "recorded-\(recorded.count + 1)"
             let bodyFile = "\(name).\(step).\(ext)"
             try write(body, to: bodyFile)
-            variants[step] = variantObject(status: status, headers: kept, bodyFile: bodyFile)
+            variants[step] = variantObject(status: status, headers: kept, bodyFile: bodyFile, events: events != nil)
             var sequence = stub["sequence"] as? [String] ?? ["good"]
             sequence.append(step)
             stub["variants"] = variants
@@ -60,10 +72,14 @@ actor FixtureWriter {
         }
         let name = uniqueName(Stub.suggestedName(method: request.method, path: request.path), among: stubs)
         try write(body, to: "\(name).good.\(ext)")
-        try write(Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
-        let good = variantObject(status: status, headers: kept, bodyFile: "\(name).good.\(ext)")
+        // A stream's bad half: its first half of events (an events file must hold one), else half the bytes.
+        let half = events.map { EventStreamFile.render(Array($0.prefix(max(1, $0.count / 2)))) }
+        try write(half ?? Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
+        let good = variantObject(
+            status: status, headers: kept, bodyFile: "\(name).good.\(ext)", events: events != nil)
         var bad = variantObject(
-            status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)")
+            status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)",
+            events: events != nil)
         bad["generated"] = true
         let empty: [String: Any] = ["status": 200, "headers": ["Content-Type": type], "body": "", "generated": true]
         stubs.append(["name": name, "request": matcher, "variants": ["good": good, "bad": bad, "nil": empty]])
@@ -109,15 +125,17 @@ actor FixtureWriter {
         return matcher
     }
 
-    private func variantObject(status: Int, headers: [HeaderField], bodyFile: String) -> [String: Any] {
+    private func variantObject(status: Int, headers: [HeaderField], bodyFile: String, events: Bool = false)
+        -> [String: Any]
+    {
         var fields: [String: String] = [:]
         for field in headers where fields[field.name] == nil { fields[field.name] = field.value }
-        return ["status": status, "headers": fields, "bodyFile": bodyFile]
+        return ["status": status, "headers": fields, events ? "eventsFile" : "bodyFile": bodyFile]
     }
 
     private func sameAnswer(_ variant: Any?, status: Int, body: [UInt8]) throws -> Bool {
         guard let variant = variant as? [String: Any], variant["status"] as? Int == status,
-            let bodyFile = variant["bodyFile"] as? String
+            let bodyFile = variant["bodyFile"] as? String ?? variant["eventsFile"] as? String
         else { return false }
         return FileManager.default.contents(atPath: folder.appendingPathComponent(bodyFile).path) == Data(body)
     }

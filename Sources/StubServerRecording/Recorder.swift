@@ -48,11 +48,12 @@ public struct Recorder: RequestForwarder {
     package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
         let (client, writer, log, host) = (client, writer, log, client.upstream.host)
         Task {
-            let answer = await client.send(request)
+            let timed = await client.sendTimed(request)
+            let answer = timed.answer
             if case .response(let status, let headers, let body) = answer {
                 do {
                     if let line = try await writer.record(
-                        request, host: host, status: status, headers: headers, body: body)
+                        request, host: host, status: status, headers: headers, body: body, arrivals: timed.arrivals)
                     {
                         log(line)
                     }

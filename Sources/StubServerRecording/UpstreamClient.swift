@@ -17,12 +17,26 @@ struct UpstreamClient: Sendable {
     /// Answer headers that describe the bytes on the upstream's wire, not the decoded body handed on.
     static let droppedAnswerHeaders = ForwardedRequest.hopByHopHeaders + ["Content-Encoding", "Date"]
 
+    /// An upstream's answer, with when its body's bytes arrived (for recording a stream's pauses).
+    struct Timed: Sendable {
+        var answer: ForwardedAnswer
+        var arrivals: [EventStreamFile.Arrival] = []
+    }
+
     func send(_ request: ForwardedRequest) async -> ForwardedAnswer {
+        await sendTimed(request).answer
+    }
+
+    /// Sends `request`; the whole answer comes back once it has ended (a stream too: it is passed on after its
+    /// last byte, with when each piece arrived).
+    func sendTimed(_ request: ForwardedRequest) async -> Timed {
         let base =
             upstream.absoluteString.hasSuffix("/")
             ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
         guard let url = URL(string: base + request.target) else {
-            return .failed(status: 502, message: "cannot build an upstream URL from \(upstream) and \(request.target)")
+            return Timed(
+                answer: .failed(
+                    status: 502, message: "cannot build an upstream URL from \(upstream) and \(request.target)"))
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
@@ -38,21 +52,21 @@ struct UpstreamClient: Sendable {
         configuration.timeoutIntervalForRequest = urlRequest.timeoutInterval + 5
         configuration.timeoutIntervalForResource = urlRequest.timeoutInterval + 5
         urlRequest.timeoutInterval += 5
-        let session = URLSession(configuration: configuration)
+        let collector = Collector()
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         let limit = timeout
-        let fetch: @Sendable () async -> ForwardedAnswer = { [upstream, urlRequest] in
+        let fetch: @Sendable () async -> Timed = { [upstream, urlRequest] in
             defer { session.finishTasksAndInvalidate() }
-            do {
-                let (data, response) = try await session.data(for: urlRequest)
-                return Self.answer(data: data, response: response, upstream: upstream)
-            } catch {
-                return .failed(
-                    status: 502, message: "upstream \(upstream) cannot be reached: \(error.localizedDescription)")
+            let (data, response, arrivals, error) = await collector.load(urlRequest, with: session)
+            guard let response, error == nil else {
+                let cause = error?.localizedDescription ?? "no answer"
+                return Timed(answer: .failed(status: 502, message: "upstream \(upstream) cannot be reached: \(cause)"))
             }
+            return Timed(answer: Self.answer(data: data, response: response, upstream: upstream), arrivals: arrivals)
         }
         // The first of the answer and the deadline wins; a late answer is dropped, never waited for.
         let decided = Once()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<ForwardedAnswer, Never>) in
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Timed, Never>) in
             let fetching = Task {
                 let answer = await fetch()
                 if decided.claim() { continuation.resume(returning: answer) }
@@ -63,9 +77,64 @@ struct UpstreamClient: Sendable {
                 fetching.cancel()
                 session.invalidateAndCancel()
                 continuation.resume(
-                    returning: .failed(
-                        status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))"))
+                    returning: Timed(
+                        answer: .failed(
+                            status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))"))
+                )
             }
+        }
+    }
+
+    /// One task's answer as it arrives: the response, the body's bytes, and when each piece came after the head.
+    private final class Collector: NSObject, URLSessionDataDelegate, Sendable {
+        private struct State {
+            var response: URLResponse?
+            var data = Data()
+            var headAt = ContinuousClock.now
+            var arrivals: [EventStreamFile.Arrival] = []
+            var done: CheckedContinuation<(Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?), Never>?
+        }
+        private let state = Lock(State())
+
+        func load(_ request: URLRequest, with session: URLSession) async -> (
+            Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?
+        ) {
+            await withCheckedContinuation { continuation in
+                state.withLock { $0.done = continuation }
+                session.dataTask(with: request).resume()
+            }
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            let now = ContinuousClock.now
+            state.withLock {
+                $0.response = response
+                $0.headAt = now
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let now = ContinuousClock.now
+            state.withLock { state in
+                state.data.append(data)
+                let elapsed = now - state.headAt
+                let milliseconds =
+                    Int(elapsed.components.seconds) * 1000
+                    + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+                state.arrivals.append(EventStreamFile.Arrival(end: state.data.count, milliseconds: milliseconds))
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            let (continuation, result) = state.withLock { state in
+                defer { state.done = nil }
+                return (state.done, (state.data, task.response ?? state.response, state.arrivals, error))
+            }
+            continuation?.resume(returning: result)
         }
     }
 

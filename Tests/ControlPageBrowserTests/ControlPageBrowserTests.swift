@@ -82,6 +82,59 @@
             }
         }
 
+        /// Chromium's own `WebSocket` against MockData's live-updates socket: the greeting, a scripted reply, a
+        /// message pushed from the test, and the page listing the socket's messages as they go, then its close.
+        @Test func chromiumsWebSocket_talksToTheLiveSocket_andThePageShowsItsMessages() async throws {
+            try await withStubServer(fixtures: StubCatalog.findFolder()!) { server in
+                try await Browser.withSession { browser in
+                    try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
+                    let socketURL = "ws://127.0.0.1:\(server.port)/live"
+                    _ = try await browser.execute(
+                        """
+                        window.got = []; window.closeInfo = null;
+                        window.socket = new WebSocket("\(socketURL)", ["catalog.v1"]);
+                        socket.onmessage = (event) => got.push(event.data);
+                        socket.onclose = (event) => { window.closeInfo = event.code + " " + event.reason; };
+                        """)
+                    func received() async throws -> [String] {
+                        try await browser.execute("return window.got") as? [String] ?? []
+                    }
+                    try await waitUntil("the greeting", every: .milliseconds(20)) { try await received().count == 1 }
+                    #expect(try await browser.execute("return socket.protocol") as? String == "catalog.v1")
+                    _ = try await browser.execute(#"socket.send('{"type":"ping"}')"#)
+                    try await waitUntil("the reply", every: .milliseconds(20)) { try await received().count == 2 }
+                    #expect(server.webSockets(stub: "live-updates").send("pushed from the test") == 1)
+                    try await waitUntil("the pushed message", every: .milliseconds(20)) {
+                        try await received().count == 3
+                    }
+                    #expect(
+                        try await received() == [
+                            #"{"channel":"top-albums","type":"hello"}"#, #"{"type":"pong"}"#, "pushed from the test",
+                        ])
+                    try await waitUntil("the page to list the messages", every: .milliseconds(50)) {
+                        try await browser.findAll("#requests .stream .messages li").count == 4
+                    }
+                    // Inside a closed <details>: read as the DOM holds it, not as shown.
+                    func content(_ css: String) async throws -> String? {
+                        try await browser.execute("return document.querySelector('\(css)')?.textContent") as? String
+                    }
+                    #expect(
+                        try await content("#requests .stream .messages li:nth-child(2)")
+                            == "\u{2190} " + #"{"type":"ping"}"#)
+                    _ = try await browser.execute("socket.close(1000, 'done')")
+                    try await waitUntil("the close", every: .milliseconds(20)) {
+                        try await browser.execute("return window.closeInfo") is String
+                    }
+                    #expect(
+                        try await browser.execute("return window.closeInfo") as? String == "1000 ",
+                        "the server echoes the code")
+                    try await waitUntil("the page to show the close", every: .milliseconds(50)) {
+                        try await content("#requests .stream p") == "closed: 1000 done"
+                    }
+                }
+            }
+        }
+
         @Test func thePage_drivesTheServerAndShowsWhatArrives() async throws {
             try await withMockDataCopy { folder in
                 try await withStubServer(fixtures: folder) { server in

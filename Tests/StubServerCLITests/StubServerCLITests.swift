@@ -55,7 +55,9 @@
             let result = try await CLIRunner.run(["validate", "MockData"])
             #expect(result.status == 0)
             #expect(result.stdout.hasPrefix("MockData: "))
-            #expect(result.stdout.hasSuffix(" stubs, no problems\n"))
+            // MockData's chat stream stands for an operation of MockData/openapi.yaml: its requests are checked.
+            #expect(result.stdout.contains(" stubs, no problems; OpenAPI: "))
+            #expect(result.stdout.hasSuffix(" checked, 0 problems\n"))
         }
 
         /// MockData's answers hold to MockData/openapi.yaml, written from the real APIs' answers.
@@ -133,6 +135,9 @@
             #expect(address.port != 8080 && address.port != 0)
             let connections = try #require(await server.nextLine())
             #expect(connections.hasPrefix("Accepting up to ") && connections.contains(" connections (open-file limit "))
+            #expect(
+                await server.nextLine()
+                    == "Checking requests to 1 stub against their OpenAPI operations (--no-contracts: off)")
             #expect(await server.nextLine()?.hasPrefix("METHOD") == true)
             let url = address.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
             let (data, response) = try await URLSession.bounded().data(from: url)

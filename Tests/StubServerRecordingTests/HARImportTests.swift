@@ -74,6 +74,30 @@ struct HARImportTests {
         }
     }
 
+    /// HAR keeps a `text/event-stream` answer whole, with no time per event: it becomes an events file without
+    /// pauses, which replays as a stream.
+    @Test func anEventStreamInACapture_becomesAnEventsFileWithoutPauses() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = "id: 1\ndata: Hel\n\nid: 2\nevent: done\ndata: [DONE]\n\n"
+        let entry: [String: Any] = [
+            "request": ["method": "GET", "url": "https://chat.example/stream", "headers": [[String: String]]()],
+            "response": [
+                "status": 200, "headers": [["name": "Content-Type", "value": "text/event-stream"]],
+                "content": ["mimeType": "text/event-stream", "text": stream],
+            ],
+        ]
+        let har = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": [entry]]])
+        _ = try await HARImporter(fixtures: folder).importHAR(har)
+        let file = try String(
+            contentsOf: folder.appendingPathComponent("chat-example/get-stream.good.sse"), encoding: .utf8)
+        #expect(file == stream, "no pauses: no delay comments")
+        let catalog = try StubCatalog.load(from: folder)
+        let good = try #require(catalog.stub(named: "get-stream")?.variants["good"])
+        #expect(good.events?.events.map(\.id) == ["1", "2"])
+        #expect(catalog.stub(named: "get-stream")?.variants["bad"]?.events?.events.count == 1)
+    }
+
     @Test(arguments: [
         (#"{"log": {"entries": [{}]}}"#, "log.entries[0].request: missing, or not an object"),
         (#"{"log": {}}"#, "log.entries: missing, or not an array"),

@@ -115,6 +115,63 @@ struct RecordingTests {
         #expect(stubs.contains(#""generated" : true"#))
     }
 
+    /// Sends `POST target` and reads until the server closes, on a thread of its own.
+    func postReadingToEnd(_ target: String, to server: StubServer) async throws -> String {
+        let port = server.port
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        let client = try RawHTTPClient(port: port, timeout: 10)
+                        try client.send(
+                            "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+                        )
+                        return String(decoding: client.readToEnd(), as: UTF8.self)
+                    })
+            }.start()
+        }
+    }
+
+    /// An upstream `text/event-stream` is passed on once it has ended, and recorded as an events file with the
+    /// pauses measured between its events, which a replay keeps.
+    @Test func aRecordedEventStream_becomesAnEventsFileWithItsPauses_andReplaysAsAStream() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script: [ServerSentEvent] = [
+            .make(data: "a", id: "1"), .make(data: "b", id: "2", delayMs: 150),
+            .make(event: "done", data: "[DONE]", delayMs: 100),
+        ]
+        var good = StubVariant(
+            headers: [HeaderField(name: "Content-Type", value: "text/event-stream")], body: script.flatMap(\.wire))
+        good.events = EventStream(events: script)
+        let upstream = try StubServer.start(
+            catalog: StubCatalog(stubs: [
+                Stub(
+                    name: "chat", request: RequestPattern(method: "POST", path: PathPattern("/chat")),
+                    variants: ["good": good, "bad": StubVariant(), "nil": StubVariant()])
+            ]))
+        let recorder = try StubServer.start(
+            fixtures: folder, recording: .missing(upstream: upstream.baseURL), environment: [:])
+        let passed = try await postReadingToEnd("/chat", to: recorder)
+        await recorder.stop()
+        await upstream.stop()
+        #expect(passed.hasSuffix("\r\n\r\n" + String(decoding: script.flatMap(\.wire), as: UTF8.self)))
+        let file = folder.appendingPathComponent("127-0-0-1/post-chat.good.sse")
+        let recorded = try EventStreamFile.parse([UInt8](try Data(contentsOf: file)))
+        #expect(recorded.map(\.lines) == script.map(\.lines))
+        let pauses = recorded.map(\.delayMs)
+        #expect(pauses[1] >= 140 && pauses[2] >= 90, "measured pauses, never much shorter than sent: \(pauses)")
+        let stubs = String(
+            decoding: try Data(contentsOf: folder.appendingPathComponent("127-0-0-1/stubs.json")), as: UTF8.self)
+        #expect(stubs.contains(#""eventsFile" : "post-chat.good.sse""#))
+        try await withStubServer(fixtures: folder) { replay throws in
+            let streamed = try await postReadingToEnd("/chat", to: replay)
+            #expect(streamed.contains("Transfer-Encoding: chunked"))
+            #expect(streamed.contains("event: done\ndata: [DONE]\n\n"))
+            #expect(replay.journal().last?.eventsSent == 3)
+        }
+    }
+
     @Test func recording_extendsAnExistingStubsFile_neverClobbersIt() async throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -96,9 +96,9 @@ extension StubDecision {
             var answer = StubAnswer(
                 status: HTTPStatus(variant.status), headers: headers, body: body,
                 delayMs: variant.delayMs + variant.firstByteDelayMs)
-            if let script = variant.script, variant.fault == nil {
+            if stream == .webSocket, let script = variant.script {
                 answer.delivery = .webSocket(script)
-            } else if let stream = variant.events, variant.sendsHead {
+            } else if self.stream == .events, let stream = variant.events {
                 var rate: Int?
                 if case .throttle(let bytesPerSecond) = variant.pacing { rate = bytesPerSecond }
                 answer.delivery = .events(

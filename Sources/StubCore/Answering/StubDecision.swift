@@ -12,6 +12,9 @@ package struct StubDecision {
     package var contractViolations: [String]?
     /// The journal entry recorded for the request, for what the transport learns later (`eventsSent`).
     package var journalID: Int?
+    /// The kind of stream the answer is, if it is one (set with the variant, so that no one copies it out of
+    /// `outcome` per request).
+    package var stream: JournalEntry.StreamKind?
 
     package enum Outcome {
         /// A stub answers with one of its variants.

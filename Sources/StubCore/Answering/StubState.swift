@@ -120,7 +120,8 @@ extension StubState {
         if case .unmatched(let misses) = decision.outcome { closest = misses }
         decision.journalID = journal.record(
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
-            fault: decision.fault, closest: closest, draw: decision.draw, violations: violations)
+            fault: decision.fault, closest: closest, draw: decision.draw, violations: violations,
+            stream: decision.stream)
         decision.contractViolations = violations
         return decision
     }
@@ -150,11 +151,17 @@ extension StubState {
                 status: 400)
         }
         let draw = drawTrouble(for: &variant)
-        return StubDecision(
+        var decision = StubDecision(
             outcome: .answer(
                 stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
-            status: variant.sendsHead ? variant.answeredStatus : nil, fault: variant.streamFault ?? variant.fault,
-            fallbackFrom: fallbackFrom, draw: draw)
+            status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom,
+            draw: draw)
+        if variant.events != nil || variant.script != nil {
+            decision.status = variant.sendsHead ? variant.answeredStatus : nil
+            decision.fault = variant.streamFault ?? variant.fault
+            if variant.sendsHead { decision.stream = variant.script != nil ? .webSocket : .events }
+        }
+        return decision
     }
 
     /// Applies the variant's random faults and the server's chaos to `variant`. Each draws the same amount from

@@ -40,6 +40,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// For a request to a stub that stands for an API operation: what the operation would refuse, each with its
     /// place (`query.limit: expected integer, got "ten"`). The stub answered anyway; strict tests fail on it.
     public var contractViolations: [String]? = nil
+    /// What kind of stream answered, if one did: while it goes on, its entry keeps changing.
+    public var stream: StreamKind? = nil
     /// For a Server-Sent Events answer: how many events went out before the stream ended (played to its end, cut
     /// by `dropAfterEvents` or a fault, or left by the client); nil while it streams.
     public var eventsSent: Int? = nil
@@ -47,6 +49,14 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var webSocketMessages: [WebSocketRecord]? = nil
     /// For a WebSocket that has closed: how (`1000 bye`, or why the connection ended without a close frame).
     public var webSocketClose: String? = nil
+
+    /// An answer that goes on after its head.
+    public enum StreamKind: String, Sendable, Codable {
+        /// Server-Sent Events (`eventsSent` is set once the stream ends).
+        case events
+        /// A WebSocket (`webSocketClose` is set once it closes).
+        case webSocket
+    }
 
     /// One WebSocket message in the journal.
     public struct WebSocketRecord: Sendable, Equatable, Codable {
@@ -250,7 +260,7 @@ package struct RequestJournal {
     package mutating func record(
         _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
         closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil,
-        violations: [String]? = nil
+        violations: [String]? = nil, stream: JournalEntry.StreamKind? = nil
     ) -> Int {
         let entry = JournalEntry(
             id: nextID, time: Date(), method: request.method, path: request.path,
@@ -266,7 +276,7 @@ package struct RequestJournal {
             },
             body: Data(request.body.prefix(Self.maxStoredBody)), bodySize: request.body.count, stub: stub,
             variant: variant, status: status, fault: fault, closest: closest, forwarded: forwarded, draw: draw,
-            operationName: Self.operationName(of: request), contractViolations: violations)
+            operationName: Self.operationName(of: request), contractViolations: violations, stream: stream)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

@@ -20,8 +20,40 @@ package enum EventStreamFile {
     /// - Throws: `Problem` for bytes that are not UTF-8, a `delay` comment that is not whole milliseconds in
     ///   0...600000, or a file that holds no event.
     package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> [ServerSentEvent] {
+        try parse(bytes, arrivals: [])
+    }
+
+    /// Part of a recorded stream as it arrived: the bytes through `end` (counted from the body's start) had
+    /// come `milliseconds` after the head.
+    package struct Arrival: Sendable, Equatable {
+        package var end: Int
+        package var milliseconds: Int
+
+        package init(end: Int, milliseconds: Int) {
+            self.end = end
+            self.milliseconds = milliseconds
+        }
+    }
+
+    /// The events of a stream recorded with when its bytes arrived: each event's pause is the time between the
+    /// arrival of its blank line and of the previous event's (the first's, from the head); `delay` comments in
+    /// the bytes add to it.
+    package static func parse(_ bytes: some Collection<UInt8>, arrivals: [Arrival]) throws(Problem)
+        -> [ServerSentEvent]
+    {
         var bytes = Array(bytes)
-        if bytes.starts(with: byteOrderMark) { bytes.removeFirst(3) }
+        var offset = 0
+        if bytes.starts(with: byteOrderMark) {
+            bytes.removeFirst(3)
+            offset = 3
+        }
+        var previousArrival = 0
+        /// The pause measured for a block that ends at `end`.
+        func measured(through end: Int) -> Int {
+            guard let arrival = arrivals.first(where: { $0.end >= end + offset }) else { return 0 }
+            defer { previousArrival = arrival.milliseconds }
+            return max(0, arrival.milliseconds - previousArrival)
+        }
         var events: [ServerSentEvent] = []
         var lines: [String] = []
         var delay = 0
@@ -38,7 +70,8 @@ package enum EventStreamFile {
             }
             if line.isEmpty {
                 if !lines.isEmpty {
-                    events.append(ServerSentEvent(lines: lines, delayMs: delay))
+                    events.append(
+                        ServerSentEvent(lines: lines, delayMs: min(maxDelayMs, delay + measured(through: start))))
                     (lines, delay) = ([], 0)
                 }
             } else if let value = delayValue(line) {
@@ -56,7 +89,9 @@ package enum EventStreamFile {
                 lines.append(line)
             }
         }
-        if !lines.isEmpty { events.append(ServerSentEvent(lines: lines, delayMs: delay)) }
+        if !lines.isEmpty {
+            events.append(ServerSentEvent(lines: lines, delayMs: min(maxDelayMs, delay + measured(through: start))))
+        }
         guard events.contains(where: \.isEvent) else {
             throw Problem(line: max(lineNumber, 1), column: 1, message: "the file holds no event (no field line)")
         }

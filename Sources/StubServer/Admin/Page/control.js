@@ -1,6 +1,6 @@
 "use strict";
 
-const state = { lastID: 0, catalogKey: "", rows: new Map(), lastReload: "" };
+const state = { lastID: 0, catalogKey: "", rows: new Map(), lastReload: "", live: new Set() };
 
 async function api(path, options) {
   const response = await fetch("/__stub/" + path, options);
@@ -153,7 +153,31 @@ function requestItem(entry) {
   if (entry.draw) details.append(el("p", { className: "mono", text: "drew " + JSON.stringify(entry.draw) }));
   if (entry.closest) details.append(missTable(entry.closest));
   if (entry.contractViolations) details.append(violationList(entry.contractViolations));
-  return el("li", {}, details);
+  if (entry.stream) details.append(streamSection(entry));
+  return el("li", { "data-entry": String(entry.id) }, details);
+}
+
+/// Whether a stream's entry may still change: events not yet all sent, a socket not yet closed.
+function isLive(entry) {
+  return (entry.stream === "events" && entry.eventsSent == null)
+    || (entry.stream === "webSocket" && entry.webSocketClose == null && entry.status === 101);
+}
+
+function streamSection(entry) {
+  const section = el("div", { className: "stream" });
+  if (entry.stream === "events") {
+    section.append(el("p", { className: "mono",
+      text: entry.eventsSent == null ? "streaming events\u2026" : entry.eventsSent + " events sent" }));
+    return section;
+  }
+  const messages = el("ol", { className: "messages mono" });
+  for (const message of entry.webSocketMessages || []) {
+    const text = message.text != null ? message.text : "(" + bodyText(message.binary).length + " bytes binary)";
+    messages.append(el("li", { className: message.direction, text: (message.direction === "sent" ? "\u2192 " : "\u2190 ") + text }));
+  }
+  section.append(messages, el("p", { className: "mono",
+    text: entry.webSocketClose == null ? "open" : "closed: " + entry.webSocketClose }));
+  return section;
 }
 
 function violationList(violations) {
@@ -174,15 +198,29 @@ function unmatchedItem(entry) {
 }
 
 async function refreshRequests() {
-  const page = await api("journal?after=" + state.lastID);
+  // Streams still going are read again from the oldest of them, and their items replaced as they change.
+  const after = state.live.size ? Math.min(state.lastID, Math.min(...state.live) - 1) : state.lastID;
+  const page = await api("journal?after=" + after);
   const requests = document.getElementById("requests");
   const unmatched = document.getElementById("unmatched");
+  let added = 0;
   for (const entry of page.entries) {
-    state.lastID = Math.max(state.lastID, entry.id);
-    requests.prepend(requestItem(entry));
-    if (entry.closest || entry.contractViolations) unmatched.prepend(unmatchedItem(entry));
+    if (entry.id <= state.lastID) {
+      if (!state.live.has(entry.id)) continue;
+      const shown = requests.querySelector('[data-entry="' + entry.id + '"]');
+      const open = shown && shown.querySelector("details").open;
+      const item = requestItem(entry);
+      item.querySelector("details").open = open;
+      if (shown) shown.replaceWith(item);
+    } else {
+      state.lastID = entry.id;
+      added += 1;
+      requests.prepend(requestItem(entry));
+      if (entry.closest || entry.contractViolations) unmatched.prepend(unmatchedItem(entry));
+    }
+    if (isLive(entry)) state.live.add(entry.id); else state.live.delete(entry.id);
   }
-  return page.entries.length;
+  return added;
 }
 
 function showReload(report) {
