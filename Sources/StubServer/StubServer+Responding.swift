@@ -34,7 +34,12 @@ extension StubServer: HTTPResponder {
             // A handshake the WebSocket stub refused.
             status = refusal.status.code
             if let entry = decision.journalID {
-                runtime.state.withLock { $0.journal.update(entry: entry) { $0.status = refusal.status.code } }
+                runtime.state.withLock {
+                    $0.journal.update(entry: entry) { entry in
+                        entry.status = refusal.status.code
+                        entry.stream = nil
+                    }
+                }
             }
         }
         reply.onFinish = logger(

@@ -113,6 +113,14 @@ public final class InProcessStubs: StubControl {
                 ?? .error(.internalServerError, "no forwarder answers in process")
             if case .webSocket = answer.delivery {
                 // URLSessionWebSocketTask never reaches a URLProtocol: only a real socket can answer a WebSocket.
+                if let entry = decision.journalID {
+                    runtime.state.withLock {
+                        $0.journal.update(entry: entry) { entry in
+                            entry.status = 501
+                            entry.stream = nil
+                        }
+                    }
+                }
                 answer = .error(
                     .notImplemented,
                     "stub \(decision.stubName ?? "") is a WebSocket, which cannot be answered in process "

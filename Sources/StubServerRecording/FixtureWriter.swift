@@ -72,8 +72,16 @@ actor FixtureWriter {
         }
         let name = uniqueName(Stub.suggestedName(method: request.method, path: request.path), among: stubs)
         try write(body, to: "\(name).good.\(ext)")
-        // A stream's bad half: its first half of events (an events file must hold one), else half the bytes.
-        let half = events.map { EventStreamFile.render(Array($0.prefix(max(1, $0.count / 2)))) }
+        // A stream's bad half: its blocks through half its events (an events file must hold one), else half the bytes.
+        let half = events.map { events in
+            let keep = max(1, events.filter(\.isEvent).count / 2)
+            var kept = 0
+            let cut = events.firstIndex { event in
+                if event.isEvent { kept += 1 }
+                return event.isEvent && kept == keep
+            }
+            return EventStreamFile.render(Array(events[...(cut ?? events.count - 1)]))
+        }
         try write(half ?? Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
         let good = variantObject(
             status: status, headers: kept, bodyFile: "\(name).good.\(ext)", events: events != nil)

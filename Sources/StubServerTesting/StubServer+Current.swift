@@ -56,3 +56,16 @@ public func expectNoUnmatchedRequests(
         Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
     }
 }
+
+/// Records an issue unless the most recent WebSocket of stub `stub` carried exactly `expected`, both ways and in
+/// order (`.init(.sent, text: "hello")`, `.init(.received, text: "ping")`), naming the first message that differs.
+/// - Parameter server: the server to ask; the test's current one when nil.
+public func expectWebSocketMessages(
+    _ expected: [JournalEntry.WebSocketRecord], stub: String, on server: (any StubControl)? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let server = currentServer(server, sourceLocation) else { return }
+    if let mismatch = server.webSocketMessagesMismatch(stub: stub, expected: expected) {
+        Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+    }
+}

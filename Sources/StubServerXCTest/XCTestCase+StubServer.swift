@@ -79,3 +79,16 @@ public func XCTAssertRequested(
         XCTFail(mismatch, file: file, line: line)
     }
 }
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// Named like XCTest's own assertions.
+/// Fails unless the most recent WebSocket of stub `stub` carried exactly `expected`, both ways and in order,
+/// naming the first message that differs.
+public func XCTAssertWebSocketMessages(
+    _ server: any StubControl, stub: String, _ expected: [JournalEntry.WebSocketRecord],
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    if let mismatch = server.webSocketMessagesMismatch(stub: stub, expected: expected) {
+        XCTFail(mismatch, file: file, line: line)
+    }
+}

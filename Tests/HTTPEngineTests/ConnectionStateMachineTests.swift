@@ -154,8 +154,9 @@ struct ConnectionStateMachineTests {
         .streaming: [
             .bytesArrived: "-> streaming(10)", .inputExhausted: "-> streaming(10)",
             .continueExpected: "-> streaming(10)", .requestDecoded: "-> streaming(10)",
-            .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "close -> closed",
-            .outputProgressed: "-> streaming(10)", .outputDrained: "-> streaming(10)", .failed: "close -> closed",
+            .replyReady: "-> streaming(10)", .decodeFailed: "-> streaming(10)", .peerClosed: "finish, close -> closed",
+            .outputProgressed: "-> streaming(10)", .outputDrained: "-> streaming(10)",
+            .failed: "finish, close -> closed",
             .timerFired: "send piece 3 -> streaming(20)",
             .frameArrived: "-> streaming(10)", .socketOutput: "-> streaming(10)",
         ],
@@ -454,7 +455,7 @@ struct ConnectionStateMachineTests {
         reply.onStreamEnd = { _ in }
         _ = machine.replyReady(reply, now: 0)
         let actions = cause == "failed" ? machine.failed() : machine.serverStopping()
-        #expect(actions.map(\.summary) == ["stream ended after 2", "close"])
+        #expect(actions.map(\.summary) == ["stream ended after 2", "finish", "close"], "reported and logged")
         #expect(machine.timerFired(now: 500).isEmpty, "nothing more after the close")
     }
 
@@ -475,5 +476,20 @@ struct ConnectionStateMachineTests {
             head.replyReady(reply, now: 0).map(\.summary) == [
                 "send head 200 length 0", "stream ended after 0", "finish",
             ])
+    }
+
+    /// A stream or a socket whose connection ends while its reply waits out its delay is reported too: its entry
+    /// must not look live forever.
+    @Test func aStreamOrSocketThatDiesInItsDelay_isReportedAndLogged() {
+        var stream = Machine(timeouts: Self.timeouts, now: 0)
+        stream.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        var reply = Self.reply(.stream(Self.ok, pieces: [BodyPiece([1], pauseMs: 0)], chunked: true), delayMs: 500)
+        reply.onStreamEnd = { _ in }
+        #expect(stream.replyReady(reply, now: 0).isEmpty)
+        #expect(stream.failed().map(\.summary) == ["stream ended after 0", "finish", "close"])
+        var socket = Machine(timeouts: Self.timeouts, now: 0)
+        socket.requestDecoded(keepAlive: true, isHead: false, now: 0)
+        _ = socket.replyReady(Self.reply(.webSocket(Self.upgrade), delayMs: 500), now: 0)
+        #expect(socket.serverStopping().map(\.summary) == ["closed - the server stopped", "finish", "close"])
     }
 }

@@ -75,11 +75,25 @@ struct WebSocketSessionTests {
         let failure = WebSocketDecoder.Failure(code: 1007, reason: "a text message that is not UTF-8")
         #expect(
             Self.describe(session.fail(failure)) == ["write opcode 8", "end 1007 a text message that is not UTF-8"])
-        #expect(session.fail(failure).isEmpty && session.connectionLost(reason: "gone").isEmpty, "ended once")
+        #expect(session.fail(failure).isEmpty, "ended once")
         var dropped = Session(now: 0, pingIntervalMs: 100)
         #expect(
             Self.describe(dropped.schedule([WebSocketOutput(.drop, delayMs: 0)], now: 0)) == [
-                "end - dropped by the server (abort)"
+                "end - dropped by the server"
+            ])
+    }
+
+    /// One close frame per side (RFC 6455, 5.5.1): a violation after the server's close ends the socket without
+    /// a second one; a drop lets out what was queued before it.
+    @Test func aViolationWhileClosing_sendsNoSecondCloseFrame_andADropFlushesFirst() {
+        var session = Session(now: 0, pingIntervalMs: 100)
+        _ = session.schedule([WebSocketOutput(.close(code: 1000, reason: ""))], now: 0)
+        let failure = WebSocketDecoder.Failure(code: 1002, reason: "a client frame must be masked")
+        #expect(Self.describe(session.fail(failure)) == ["end 1002 a client frame must be masked"])
+        var dropping = Session(now: 0, pingIntervalMs: 100)
+        #expect(
+            Self.describe(dropping.schedule([WebSocketOutput(.text("hi")), WebSocketOutput(.drop)], now: 0)) == [
+                "write text hi", "end - dropped by the server",
             ])
     }
 }

@@ -77,7 +77,9 @@ struct WebSocketTests {
     func aBadHandshake_isRefusedWithItsReason(_ name: String, _ value: String?, _ reason: String) throws {
         var fields = Self.valid.filter { $0.0 != name }
         if let value { fields.append((name, value)) }
-        #expect(throws: WebSocketHandshake.Refusal(reason: reason)) {
+        // A version this server does not speak is 426 Upgrade Required (RFC 6455, 4.2.2); the rest 400.
+        let upgradeRequired = name == "Sec-WebSocket-Version"
+        #expect(throws: WebSocketHandshake.Refusal(reason: reason, upgradeRequired: upgradeRequired)) {
             try WebSocketHandshake(request: Self.upgrade(fields))
         }
         #expect(throws: WebSocketHandshake.Refusal(reason: "a WebSocket handshake is a GET, not POST")) {

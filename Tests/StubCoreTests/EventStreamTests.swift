@@ -50,8 +50,8 @@ struct EventStreamTests {
             ": delay=600001\ndata: a\n",
             "line 1, column 9: delay must be whole milliseconds from 0 to 600000, not \"600001\""
         ),
-        (": only a comment\n\n", "line 2, column 1: the file holds no event (no field line)"),
-        ("", "line 1, column 1: the file holds no event (no field line)"),
+        (": only a comment\n\n", "line 2, column 1: the file holds no event (no data line)"),
+        ("", "line 1, column 1: the file holds no event (no data line)"),
     ])
     func aBrokenFile_isRefusedWithItsLineAndColumn(_ file: String, expected: String) {
         #expect(throws: EventStreamFile.Problem.self) { try EventStreamFile.parse(Array(file.utf8)) }
@@ -64,8 +64,8 @@ struct EventStreamTests {
 
     /// Found by the event-stream fuzz target: a first line opening with U+FEFF lost it when rendered and read back.
     @Test func aFirstLineOpeningWithTheByteOrderMark_survivesRendering() throws {
-        let events = try EventStreamFile.parse(Array("\r\u{FEFF}data: a\n\n".utf8))
-        #expect(events.map(\.lines) == [["\u{FEFF}data: a"]])
+        let events = try EventStreamFile.parse(Array("\r\u{FEFF}data: a\ndata: b\n\n".utf8))
+        #expect(events.map(\.lines) == [["\u{FEFF}data: a", "data: b"]])
         #expect(try EventStreamFile.parse(EventStreamFile.render(events)) == events)
     }
 
@@ -134,5 +134,19 @@ struct EventStreamTests {
         let delivery = EventStream(events: [.make(data: "0123456789")]).delivery(lastEventID: nil, bytesPerSecond: 4)
         #expect(delivery.pieces[0].bytes.count == 18)
         #expect(delivery.pieces[0].pauseMs == 4500, "18 bytes at 4 a second")
+    }
+
+    /// A client dispatches only blocks with data (HTML, 9.2.6): a block of an id alone counts as no event, though
+    /// its id still resumes; a colon or space followed by a combining mark is still read as one.
+    @Test func onlyBlocksWithData_areEvents_andFieldsAreReadByBytes() throws {
+        let idOnly = ServerSentEvent(lines: ["id: 5"])
+        #expect(!idOnly.isEvent && idOnly.id == "5")
+        #expect(ServerSentEvent(lines: ["data"]).isEvent, "a data field with no colon has an empty value")
+        #expect(ServerSentEvent.field("id: \u{301}x") == ("id", "\u{301}x"))
+        #expect(ServerSentEvent.field("id:\u{301}") == ("id", "\u{301}"))
+        #expect(throws: EventStreamFile.Problem(line: 2, column: 1, message: "the file holds no event (no data line)"))
+        {
+            try EventStreamFile.parse(Array("id: 1\n\n".utf8))
+        }
     }
 }

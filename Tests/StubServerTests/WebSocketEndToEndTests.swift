@@ -103,7 +103,10 @@ struct WebSocketEndToEndTests {
             #expect(try admin.json()["sent"] as? Int == 1)
             let fromAdmin = try await blocking { try socket.readText() }
             #expect(fromAdmin == #"{"id":7,"type":"news"}"#)
-            #expect(server.webSockets(stub: "live-updates").close(code: 4000, reason: "test over") == 1)
+            #expect(throws: StubServerError.invalidCloseCode(1005)) {
+                try server.webSockets(stub: "live-updates").close(code: 1005)
+            }
+            #expect(try server.webSockets(stub: "live-updates").close(code: 4000, reason: "test over") == 1)
             let close = try await blocking { try socket.readFrame() }
             #expect(close.closeCode == 4000 && close.closeReason == "test over")
             try await blocking { try socket.send(RawWebSocket.frame(opcode: 8, [0x0F, 0xA0])) }
@@ -123,7 +126,7 @@ struct WebSocketEndToEndTests {
         ("GET /live HTTP/1.1\r\nHost: x\r\n\r\n", 400, "Upgrade: websocket is missing"),
         (
             "GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 8\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n", 400, "Sec-WebSocket-Version must be 13"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n", 426, "Sec-WebSocket-Version must be 13"
         ),
         (
             "GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
@@ -138,6 +141,8 @@ struct WebSocketEndToEndTests {
             let response = try await exchange(server, request)
             #expect(response.status == status)
             #expect(response.text.contains(reason), "\(response.text)")
+            if status == 426 { #expect(response.header("Sec-WebSocket-Version") == "13") }
+            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.stream == nil, "no socket opened")
             #expect(server.journal(JournalQuery(stub: "live-updates")).last?.status == status)
         }
     }

@@ -71,7 +71,7 @@ struct WebSocketFixtureTests {
         ),
         (
             #""good": {"script": [{"close": {"code": 1005}}]}"#,
-            "stubs[0].variants.good.script[0].close.code: 1005 is reserved: it may not be sent in a close frame"
+            "stubs[0].variants.good.script[0].close.code: 1005 may not be sent in a close frame (RFC 6455, 7.4)"
         ),
         (
             #""good": {"script": [{"close": {}, "send": "a"}]}"#,

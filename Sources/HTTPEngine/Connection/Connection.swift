@@ -25,7 +25,8 @@ final class Connection {
     /// The deadline a timer is armed for, if any.
     var armedDeadline: Double?
     /// Once upgraded: the frame decoder and who handles the socket.
-    private var webSocket: (decoder: WebSocketDecoder, handler: any WebSocketHandler)?
+    private var frames: WebSocketDecoder?
+    private var socketHandler: (any WebSocketHandler)?
     private var socketChannel: WebSocketChannel { WebSocketChannel(channel: channel, fd: socket.fd, connection: id) }
     /// Most bytes of one WebSocket message; beyond, the socket closes with 1009.
     private let maxMessageBytes: Int
@@ -76,7 +77,7 @@ final class Connection {
                 }
                 machine.bytesArrived(now: now)
                 let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
-                if webSocket != nil {
+                if frames != nil {
                     receiveFrames(bytes, now: now)
                 } else if !machine.discardsInput {
                     decoder.append(bytes)
@@ -124,10 +125,9 @@ final class Connection {
 
     /// Feeds the client's frames to the decoder and the state machine.
     private func receiveFrames(_ bytes: some Collection<UInt8>, now: Double) {
-        guard var socket = webSocket else { return }
-        let events = socket.decoder.feed(bytes)
-        webSocket = socket
-        run(machine.webSocketReceived(events, failure: socket.decoder.failure, now: now), now: now)
+        // In place: a copy would share the decoder's buffer and copy it on every feed.
+        guard let events = frames?.feed(bytes) else { return }
+        run(machine.webSocketReceived(events, failure: frames?.failure, now: now), now: now)
     }
 
     // MARK: Requests
@@ -192,19 +192,20 @@ final class Connection {
             case .streamEnded(let report, let count):
                 report(count)
             case .upgrade(let handler):
-                webSocket = (WebSocketDecoder(maxMessageBytes: maxMessageBytes), handler)
+                frames = WebSocketDecoder(maxMessageBytes: maxMessageBytes)
+                socketHandler = handler
                 let opening = handler.opened(socketChannel)
                 run(machine.webSocketOutputs(opening, now: now), now: now)
                 // Frames the client sent right behind its handshake.
                 let early = decoder.takeBuffered()
                 if !early.isEmpty { receiveFrames(early, now: now) }
             case .webSocketReceived(let message):
-                guard let handler = webSocket?.handler else { break }
+                guard let handler = socketHandler else { break }
                 run(machine.webSocketOutputs(handler.received(message, on: socketChannel), now: now), now: now)
             case .webSocketSent(let message):
-                webSocket?.handler.sent(message, on: socketChannel)
-            case .webSocketClosed(let code, let reason):
-                webSocket?.handler.closed(socketChannel, code: code, reason: reason)
+                socketHandler?.sent(message, on: socketChannel)
+            case .webSocketClosed(let handler, let code, let reason):
+                (handler ?? socketHandler)?.closed(socketChannel, code: code, reason: reason)
             }
         }
     }

@@ -23,8 +23,8 @@ enum ConnectionAction {
     case webSocketReceived(WebSocketMessage)
     /// Tell the handler a message went out.
     case webSocketSent(WebSocketMessage)
-    /// Tell the handler the socket closed.
-    case webSocketClosed(code: UInt16?, reason: String)
+    /// Tell the handler the socket closed: the connection's, or `handler` for a socket that never opened.
+    case webSocketClosed(handler: (any WebSocketHandler)? = nil, code: UInt16?, reason: String)
 
     /// Bytes on the wire, described rather than serialised, so the state machine needs no clock for `Date`.
     enum Wire: Equatable {
@@ -63,7 +63,7 @@ enum ConnectionAction {
         case .upgrade: "upgrade"
         case .webSocketReceived(let message): "received \(message.summary)"
         case .webSocketSent(let message): "sent \(message.summary)"
-        case .webSocketClosed(let code, let reason): "closed \(code.map(String.init) ?? "-") \(reason)"
+        case .webSocketClosed(_, let code, let reason): "closed \(code.map(String.init) ?? "-") \(reason)"
         }
     }
 }

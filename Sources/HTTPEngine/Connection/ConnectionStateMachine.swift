@@ -407,7 +407,7 @@ struct ConnectionStateMachine {
 
     private mutating func close(reason: String = "the connection closed") -> [ConnectionAction] {
         guard state != .closed else { return [] }
-        var report = endStream()
+        var report = abandonStream(reason: reason)
         if socket != nil {
             socket = nil
             report.append(.webSocketClosed(code: nil, reason: reason))
@@ -422,5 +422,26 @@ struct ConnectionStateMachine {
         defer { held = nil }
         guard case .streaming = state, let onStreamEnd = held?.onStreamEnd else { return [] }
         return [.streamEnded(onStreamEnd, piecesSent: piecesSent)]
+    }
+
+    /// For a stream the connection ends under (the client left, the server stops), also one still in its delay:
+    /// its report and its finish, so that it is logged like a stream played out; a socket that never opened is
+    /// reported closed to its handler.
+    private mutating func abandonStream(reason: String) -> [ConnectionAction] {
+        guard let reply = held else { return [] }
+        var actions: [ConnectionAction] = []
+        switch (state, reply.action) {
+        case (.streaming, _):
+            actions = endStream()
+        case (.delaying, .stream):
+            if let onStreamEnd = reply.onStreamEnd { actions.append(.streamEnded(onStreamEnd, piecesSent: 0)) }
+        case (.delaying, .webSocket(let accept)):
+            actions.append(.webSocketClosed(handler: accept.handler, code: nil, reason: reason))
+        default:
+            return []
+        }
+        held = nil
+        guard let onFinish = reply.onFinish else { return actions }
+        return actions + [.finish(onFinish, began: current.began)]
     }
 }

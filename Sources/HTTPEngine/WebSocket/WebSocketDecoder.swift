@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Reads a client's WebSocket frames (RFC 6455, 5) into messages and control frames, incrementally: bytes may
 /// arrive split anywhere, and the events are the same however they are split.
 ///
@@ -142,8 +144,9 @@ package struct WebSocketDecoder {
         guard !payload.isEmpty else { return .close(code: nil, reason: "") }
         guard payload.count >= 2 else { throw Failure(code: 1002, reason: "a close frame with a 1-byte body") }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
-        let valid = (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code)
-        guard valid else { throw Failure(code: 1002, reason: "close code \(code) may not be sent") }
+        guard WebSocketCloseCode.maySend(Int(code)) else {
+            throw Failure(code: 1002, reason: "close code \(code) may not be sent")
+        }
         guard let reason = String(validating: payload[2...], as: UTF8.self) else {
             throw Failure(code: 1007, reason: "a close reason that is not UTF-8")
         }

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// WebSocket framing (RFC 6455, 5): opcodes, and frames as the server writes them (never masked).
 package enum WebSocketFrame {
     package enum Opcode: UInt8, Sendable {
@@ -31,6 +33,6 @@ package enum WebSocketFrame {
 
     /// A close frame: the code, then a reason cut to fit the 125-byte limit of control frames.
     package static func close(code: UInt16, reason: String = "") -> [UInt8] {
-        encode(.close, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
+        encode(.close, [UInt8(code >> 8), UInt8(code & 0xFF)] + WebSocketCloseCode.reason(reason))
     }
 }

@@ -16,9 +16,11 @@ package struct WebSocketHandshake: Sendable, Equatable {
         Base64.encode(SHA1.digest(Array((key + guid).utf8)))
     }
 
-    /// Why an upgrade request is refused: the reason a `400` names.
+    /// Why an upgrade request is refused: the reason a `400` names, or a `426` for a version this server does not
+    /// speak (RFC 6455, 4.2.2 and 4.4: with `Sec-WebSocket-Version: 13`).
     package struct Refusal: Error, Equatable, CustomStringConvertible {
         package var reason: String
+        package var upgradeRequired = false
         package var description: String { reason }
     }
 
@@ -36,7 +38,7 @@ package struct WebSocketHandshake: Sendable, Equatable {
             throw Refusal(reason: "Connection: Upgrade is missing")
         }
         guard request.headers["Sec-WebSocket-Version"]?.trimmingWhitespace() == "13" else {
-            throw Refusal(reason: "Sec-WebSocket-Version must be 13")
+            throw Refusal(reason: "Sec-WebSocket-Version must be 13", upgradeRequired: true)
         }
         guard let key = request.headers["Sec-WebSocket-Key"]?.trimmingWhitespace(), Base64.decode(key)?.count == 16
         else {

@@ -86,18 +86,14 @@ struct WebSocketSession {
     }
 
     /// The client broke the protocol: close with the decoder's code and reason, without waiting for an answer.
+    /// (Only one close frame per side: none when the server's is already out, RFC 6455 5.5.1.)
     mutating func fail(_ failure: WebSocketDecoder.Failure) -> [Action] {
         guard phase != .closed else { return [] }
-        return [
-            .write(WebSocketFrame.close(code: failure.code, reason: failure.reason), message: nil),
-            end(code: failure.code, reason: failure.reason, abort: false),
-        ]
-    }
-
-    /// The connection ended under the socket (the client left, the server stopped).
-    mutating func connectionLost(reason: String) -> [Action] {
-        guard phase != .closed else { return [] }
-        return [end(code: nil, reason: reason, abort: true)]
+        var actions: [Action] = []
+        if phase == .open {
+            actions.append(.write(WebSocketFrame.close(code: failure.code, reason: failure.reason), message: nil))
+        }
+        return actions + [end(code: failure.code, reason: failure.reason, abort: false)]
     }
 
     /// Writes what is due, pings a quiet client, and gives up on an unanswered ping or close.
@@ -144,7 +140,8 @@ struct WebSocketSession {
                     phase = .closing(until: now + pingIntervalMs)
                 }
             case .drop:
-                actions.append(end(code: nil, reason: "dropped by the server", abort: true))
+                // What was queued before goes out; then the connection ends without a close frame.
+                actions.append(end(code: nil, reason: "dropped by the server", abort: false))
             }
         }
         return actions

@@ -35,6 +35,24 @@ extension StubControl {
         return message
     }
 
+    /// Why the most recent WebSocket of stub `stub` did not carry exactly `expected`, both ways and in order, or nil
+    /// when it did: `stub live-updates: message 2 expected sent "pong", got received "ping"`, then every message.
+    package func webSocketMessagesMismatch(stub: String, expected: [JournalEntry.WebSocketRecord]) -> String? {
+        // A socket that opened: a refused handshake carries no messages.
+        guard let entry = journal(JournalQuery(stub: stub)).last(where: { $0.webSocketMessages != nil }) else {
+            return "stub \(stub) had no WebSocket opened (expected \(expected.count) messages)"
+        }
+        let actual = entry.webSocketMessages ?? []
+        guard actual != expected else { return nil }
+        let index =
+            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
+        let got = index < actual.count ? actual[index].description : "nothing more"
+        let wanted = index < expected.count ? expected[index].description : "nothing more"
+        return "stub \(stub): message \(index + 1) expected \(wanted), got \(got); the socket carried:"
+            + (actual.isEmpty ? " nothing" : actual.map { "\n  \($0)" }.joined())
+    }
+
     /// One report per request no stub matched, with the stubs that came closest, field by field; then one per
     /// request that broke its stub's API contract, with each problem.
     package func unmatchedReports() -> [String] {

@@ -20,6 +20,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
     /// or the process has no descriptor left; `reason` is the system's (`bind 127.0.0.1:8080 failed: Address
     /// already in use`).
     case bindFailed(host: String, port: Int, reason: String)
+    /// A WebSocket close code a close frame may not carry (RFC 6455, 7.4).
+    case invalidCloseCode(UInt16)
 
     public var description: String {
         switch self {
@@ -43,6 +45,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
                 + states.joined(separator: ", ")
         case .bindFailed(let host, let port, let reason):
             "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
+        case .invalidCloseCode(let code):
+            "close code \(code) may not be sent: use 1000-1003, 1007-1014 or 3000-4999"
         }
     }
 }

@@ -48,8 +48,8 @@ extension StubFileReader {
                 return nil
             }
             let code = options["code"].flatMap { integer($0, at: "\(path).close.code", in: 1000...4999) } ?? 1000
-            if [1004, 1005, 1006, 1015].contains(code) {
-                report("\(path).close.code", "\(code) is reserved: it may not be sent in a close frame")
+            if !WebSocketCloseCode.maySend(code) {
+                report("\(path).close.code", "\(code) may not be sent in a close frame (RFC 6455, 7.4)")
             }
             let reason = string(options["reason"], at: "\(path).close.reason") ?? ""
             if reason.utf8.count > 123 { report("\(path).close.reason", "must be at most 123 bytes of UTF-8") }

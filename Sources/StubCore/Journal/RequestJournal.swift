@@ -59,7 +59,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     }
 
     /// One WebSocket message in the journal.
-    public struct WebSocketRecord: Sendable, Equatable, Codable {
+    public struct WebSocketRecord: Sendable, Equatable, Codable, CustomStringConvertible {
         public enum Direction: String, Sendable, Codable {
             /// From the client.
             case received
@@ -81,6 +81,11 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         public init(_ direction: Direction, binary: Data) {
             self.direction = direction
             self.binary = binary
+        }
+
+        /// `sent "hello"`, `received 3 bytes`.
+        public var description: String {
+            "\(direction.rawValue) " + (text.map(\.debugDescription) ?? "\(binary?.count ?? 0) bytes")
         }
     }
 

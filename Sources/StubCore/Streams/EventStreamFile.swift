@@ -93,7 +93,7 @@ package enum EventStreamFile {
             events.append(ServerSentEvent(lines: lines, delayMs: min(maxDelayMs, delay + measured(through: start))))
         }
         guard events.contains(where: \.isEvent) else {
-            throw Problem(line: max(lineNumber, 1), column: 1, message: "the file holds no event (no field line)")
+            throw Problem(line: max(lineNumber, 1), column: 1, message: "the file holds no event (no data line)")
         }
         return events
     }
@@ -112,7 +112,7 @@ package enum EventStreamFile {
 
     /// The value of a `: delay=MS` comment, nil for any other line.
     private static func delayValue(_ line: String) -> Substring? {
-        guard line.hasPrefix(":") else { return nil }
+        guard line.utf8.first == UInt8(ascii: ":") else { return nil }
         let comment = line.dropFirst().drop { $0 == " " }
         guard comment.hasPrefix("delay=") else { return nil }
         return comment.dropFirst("delay=".count)

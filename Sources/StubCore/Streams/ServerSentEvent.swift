@@ -6,7 +6,8 @@ package struct ServerSentEvent: Sendable, Equatable {
     package var delayMs: Int
     /// Its `id` field's value, which a client sends back as `Last-Event-ID` when it reconnects.
     package private(set) var id: String?
-    /// Whether it holds a field, rather than only comments: only events count towards `eventsSent`.
+    /// Whether a client dispatches it: it has a `data` field (HTML, 9.2.6: a block without data fires nothing).
+    /// Only events count towards `eventsSent` and `dropAfterEvents`.
     package private(set) var isEvent: Bool
 
     package init(lines: [String], delayMs: Int = 0) {
@@ -14,10 +15,10 @@ package struct ServerSentEvent: Sendable, Equatable {
         self.delayMs = delayMs
         id = nil
         isEvent = false
-        for line in lines where !line.hasPrefix(":") {
-            isEvent = true
+        for line in lines where line.utf8.first != UInt8(ascii: ":") {
             let (name, value) = Self.field(line)
-            if name == "id", !value.contains("\u{0}") { id = String(value) }
+            if name == "data" { isEvent = true }
+            if name == "id", !value.contains("\u{0}") { id = value }
         }
     }
 
@@ -50,12 +51,14 @@ package struct ServerSentEvent: Sendable, Equatable {
     /// A keep-alive comment, sent while a stream is idle.
     static let ping = Array(": ping\n\n".utf8)
 
-    /// A field line's name and value: the value after the first colon, less one leading space.
-    static func field(_ line: String) -> (name: Substring, value: Substring) {
-        guard let colon = line.firstIndex(of: ":") else { return (line[...], "") }
-        var value = line[line.index(after: colon)...]
-        if value.first == " " { value = value.dropFirst() }
-        return (line[..<colon], value)
+    /// A field line's name and value: the value after the first colon, less one leading space. Read by bytes, as
+    /// the standard reads streams: a colon or space followed by a combining mark is still a colon or a space.
+    static func field(_ line: String) -> (name: String, value: String) {
+        let bytes = Array(line.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return (line, "") }
+        var start = colon + 1
+        if start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[start...], as: UTF8.self))
     }
 
     /// Lines split at CRLF, LF or CR, the line ends the standard reads.

@@ -148,14 +148,19 @@ extension StubServer {
                 guard case .object(let options) = fields else { throw HTTPError(.badRequest, "expected a JSON object") }
                 var code: UInt16 = 1000
                 if case .number(let number)? = options["code"] {
-                    guard let valid = UInt16(exactly: number), (1000...4999).contains(valid),
-                        ![1004, 1005, 1006, 1015].contains(valid)
-                    else { throw HTTPError(.badRequest, "code must be a close code that may be sent (1000-4999)") }
+                    guard let valid = UInt16(exactly: number), WebSocketCloseCode.maySend(Int(valid)) else {
+                        throw HTTPError(
+                            .badRequest, "code must be a close code that may be sent: 1000-1003, 1007-1014, 3000-4999")
+                    }
                     code = valid
                 }
                 var reason = ""
-                if case .string(let text)? = options["reason"] { reason = String(text.utf8.prefix(123)) ?? "" }
-                return sockets.close(code: code, reason: reason)
+                if case .string(let text)? = options["reason"] { reason = text }
+                do {
+                    return try sockets.close(code: code, reason: reason)
+                } catch {
+                    throw HTTPError(.badRequest, "\(error)")
+                }
             }
         },
         AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in

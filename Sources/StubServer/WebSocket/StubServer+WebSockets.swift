@@ -25,10 +25,11 @@ extension StubServer {
             return .webSocket(WebSocketAccept(handshake: handshake, handler: handler))
         } catch {
             let stub = decision.stubName ?? ""
+            let status = error.upgradeRequired ? HTTPStatus(426) : .badRequest
             var response = HTTPResponse.error(
-                HTTPError(.badRequest, "stub \(stub) is a WebSocket and this is not a valid handshake: \(error.reason)")
-            )
+                HTTPError(status, "stub \(stub) is a WebSocket and this is not a valid handshake: \(error.reason)"))
             response.headers.set("X-Stub-Name", stub)
+            if error.upgradeRequired { response.headers.set("Sec-WebSocket-Version", "13") }
             return .respond(response)
         }
     }
@@ -61,11 +62,15 @@ public struct StubWebSockets: Sendable {
         send(.binary([UInt8](binary)))
     }
 
-    /// Starts the closing handshake on each open socket with `code` (1000 by default) and `reason`; returns how
-    /// many sockets it closes.
+    /// Starts the closing handshake on each open socket with `code` (1000 by default) and `reason` (cut to the
+    /// 123 bytes a close frame holds); returns how many sockets it closes.
+    /// - Throws: `StubServerError.invalidCloseCode` for a code a close frame may not carry (RFC 6455, 7.4).
     @discardableResult
-    public func close(code: UInt16 = 1000, reason: String = "") -> Int {
-        send(output: .close(code: code, reason: reason))
+    public func close(code: UInt16 = 1000, reason: String = "") throws -> Int {
+        guard WebSocketCloseCode.maySend(Int(code)) else {
+            throw StubServerError.invalidCloseCode(code)
+        }
+        return send(output: .close(code: code, reason: reason))
     }
 
     func send(_ message: WebSocketMessage) -> Int {

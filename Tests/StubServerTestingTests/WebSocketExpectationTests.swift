@@ -1,0 +1,64 @@
+import Foundation
+import RawHTTPClient
+import StubServer
+import StubServerTesting
+import Testing
+
+/// `expectWebSocketMessages` against MockData's live socket: it passes on the messages both ways, in order, and
+/// names the first one that differs.
+@Suite(.stubServer())
+struct WebSocketExpectationTests {
+    static let hello = #"{"channel":"top-albums","type":"hello"}"#
+
+    /// Opens the live socket, reads the greeting, sends a ping, reads the pong and closes.
+    private func talk(to server: StubServer) async throws {
+        let port = server.port
+        try await blocking {
+            let socket = try RawWebSocket(port: port, path: "/live", protocols: ["catalog.v1"])
+            _ = try socket.readText()
+            try socket.send(text: #"{"type":"ping"}"#)
+            _ = try socket.readText()
+            try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8]))
+            _ = try socket.readFrame()
+        }
+        try await waitUntil(server)
+    }
+
+    /// Until the socket's close is journaled: its messages are complete by then.
+    private func waitUntil(_ server: StubServer) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == nil {
+            try #require(clock.now < deadline, "the socket's close was never journaled")
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    @Test func theMessagesBothWays_inOrder_pass() async throws {
+        try await talk(to: try StubServer.required())
+        expectWebSocketMessages(
+            [
+                .init(.sent, text: Self.hello), .init(.received, text: #"{"type":"ping"}"#),
+                .init(.sent, text: #"{"type":"pong"}"#),
+            ],
+            stub: "live-updates")
+    }
+
+    @Test func aDifferentMessage_isNamedWithWhatTheSocketCarried() async throws {
+        try await talk(to: try StubServer.required())
+        withKnownIssue {
+            expectWebSocketMessages(
+                [.init(.sent, text: Self.hello), .init(.received, text: "subscribe")], stub: "live-updates")
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined()
+                == #"stub live-updates: message 2 expected received "subscribe", got received "{\"type\":\"ping\"}"; "#
+                + "the socket carried:\n  sent \(Self.hello.debugDescription)\n  received "
+                + #""{\"type\":\"ping\"}"\#n  sent "{\"type\":\"pong\"}""#
+        }
+        withKnownIssue {
+            expectWebSocketMessages([], stub: "top-albums")
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined() == "stub top-albums had no WebSocket opened (expected 0 messages)"
+        }
+    }
+}
