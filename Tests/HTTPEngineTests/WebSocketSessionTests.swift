@@ -96,4 +96,33 @@ struct WebSocketSessionTests {
                 "write text hi", "end - dropped by the server",
             ])
     }
+
+    /// An accept is its handshake and the very handler that answers it; a channel is its loop, descriptor and
+    /// connection, so a registry keyed by channels tells sockets apart.
+    @Test func acceptsAndChannels_compareByIdentity() throws {
+        let handshake = try WebSocketHandshake(
+            request: HTTPRequest(
+                method: "GET", target: "/live",
+                headers: HTTPHeaders([
+                    ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+                    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+                ])))
+        let handler = ConnectionStateMachineTests.SilentHandler()
+        #expect(
+            WebSocketAccept(handshake: handshake, handler: handler) == .init(handshake: handshake, handler: handler))
+        #expect(
+            WebSocketAccept(handshake: handshake, handler: handler)
+                != .init(handshake: handshake, handler: ConnectionStateMachineTests.SilentHandler()))
+        let loop = try LoopChannel()
+        let channel = WebSocketChannel(channel: loop, fd: 7, connection: 1)
+        let sockets: Set = [channel, WebSocketChannel(channel: loop, fd: 7, connection: 1)]
+        #expect(sockets.count == 1)
+        #expect(channel != WebSocketChannel(channel: loop, fd: 7, connection: 2), "a later connection on fd 7")
+        channel.send([WebSocketOutput(.text("queued"))])
+        guard case .socket(let fd, let connection, let outputs)? = loop.take().first else {
+            Issue.record("nothing was posted to the loop")
+            return
+        }
+        #expect(fd == 7 && connection == 1 && outputs == [WebSocketOutput(.text("queued"))])
+    }
 }

@@ -118,17 +118,11 @@ struct RecordingTests {
     /// Sends `POST target` and reads until the server closes, on a thread of its own.
     func postReadingToEnd(_ target: String, to server: StubServer) async throws -> String {
         let port = server.port
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let client = try RawHTTPClient(port: port, timeout: 10)
-                        try client.send(
-                            "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
-                        )
-                        return String(decoding: client.readToEnd(), as: UTF8.self)
-                    })
-            }.start()
+        return try await blocking {
+            let client = try RawHTTPClient(port: port, timeout: 10)
+            try client.send(
+                "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+            return String(decoding: client.readToEnd(), as: UTF8.self)
         }
     }
 

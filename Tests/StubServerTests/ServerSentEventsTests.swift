@@ -24,6 +24,15 @@ struct ServerSentEventsTests {
         return try EventStreamFile.parse([UInt8](bytes))
     }
 
+    /// The chat request as an app makes it with URLSession.
+    static func chatRequest(_ server: StubServer) -> URLRequest {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent(chatPath))
+        request.httpMethod = "POST"
+        request.httpBody = Data(chatBody.utf8)
+        request.timeoutInterval = 10
+        return request
+    }
+
     /// One stream read by a raw client: the head, and each event's id with when it arrived after the request.
     struct ReadStream {
         var head: String
@@ -170,10 +179,7 @@ struct ServerSentEventsTests {
     @Test func urlSession_delegateReadsEachEventAtItsTime() async throws {
         let script = try Self.scriptedChat()
         try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
-            var request = URLRequest(url: server.baseURL.appendingPathComponent(Self.chatPath))
-            request.httpMethod = "POST"
-            request.httpBody = Data(Self.chatBody.utf8)
-            request.timeoutInterval = 10
+            let request = Self.chatRequest(server)
             let reader = StreamReader()
             let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
@@ -205,10 +211,7 @@ struct ServerSentEventsTests {
         @Test func urlSession_bytesReadTheStreamLineByLine() async throws {
             let script = try Self.scriptedChat()
             try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
-                var request = URLRequest(url: server.baseURL.appendingPathComponent(Self.chatPath))
-                request.httpMethod = "POST"
-                request.httpBody = Data(Self.chatBody.utf8)
-                let (bytes, response) = try await URLSession.shared.bytes(for: request)
+                let (bytes, response) = try await URLSession.shared.bytes(for: Self.chatRequest(server))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
                 var ids: [String] = []
                 for try await line in bytes.lines where line.hasPrefix("id: ") { ids.append(String(line.dropFirst(4))) }
