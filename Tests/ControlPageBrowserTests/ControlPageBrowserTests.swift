@@ -13,7 +13,7 @@
 
     /// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
     /// near-miss tables, and markup from a request shown as text.
-    @Suite(.enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
+    @Suite(.serialized, .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
     struct ControlPageBrowserTests {
         /// A copy of `MockData/`, so that the test can break a fixture and reload.
         private func withMockDataCopy(_ body: (URL) async throws -> Void) async throws {
