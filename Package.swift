@@ -88,6 +88,8 @@ let package = Package(
             ],
             swiftSettings: settings),
         .target(name: "RawHTTPClient", swiftSettings: settings),
+        // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
+        .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
@@ -96,18 +98,20 @@ let package = Package(
             name: "StubServerInProcessTests", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [
-                "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "RawHTTPClient", "StubCore", "StubServer",
+                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "RawHTTPClient",
+                "StubCore", "StubServer",
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "ControlPageBrowserTests",
-            dependencies: ["NetworkingTestSupport", "RawHTTPClient", "StubContracts", "StubServer"],
+            dependencies: ["ChildProcesses", "NetworkingTestSupport", "RawHTTPClient", "StubContracts", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -189,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
+                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
                 "StubServerRecordCLI",
                 "StubServer",
             ],

@@ -12,9 +12,11 @@ import sys
 LIMIT = 120
 # What a Linux build here has, and what an Apple build has, for the conditions Sources/ uses.
 LINUX = {"canImport(Glibc)": True, "canImport(Musl)": False, "canImport(Darwin)": False, "os(Linux)": True,
+         "os(macOS)": False,
          "canImport(FoundationEssentials)": True, "canImport(FoundationNetworking)": True,
          "canImport(FoundationXML)": True, "canImport(Network)": False, "TSAN_LOCKS": None}
 APPLE = {"canImport(Glibc)": False, "canImport(Musl)": False, "canImport(Darwin)": True, "os(Linux)": False,
+         "os(macOS)": True,
          "canImport(FoundationEssentials)": True, "canImport(FoundationNetworking)": False,
          "canImport(FoundationXML)": False, "canImport(Network)": True, "TSAN_LOCKS": None}
 CITATION = re.compile(r"xnu |\.h:\d+|developer\.apple\.com")

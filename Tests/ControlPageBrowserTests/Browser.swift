@@ -1,5 +1,6 @@
 // These tests run chromedriver and Chromium as processes: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
+    import ChildProcesses
     import Foundation
     import NetworkingTestSupport
     import RawHTTPClient
@@ -56,17 +57,8 @@
                 throw Failure(description: "no chromedriver at \(driverPath): apt-get install chromium chromium-driver")
             }
             let port = try freePort()
-            let driver = Process()
-            driver.executableURL = URL(fileURLWithPath: driverPath)
-            driver.arguments = ["--port=\(port)"]
-            driver.standardOutput = FileHandle.nullDevice
-            driver.standardError = FileHandle.nullDevice
-            try driver.run()
-            defer {
-                // SIGKILL: chromedriver started from a test process inherits its blocked signals and ignores SIGTERM.
-                kill(driver.processIdentifier, SIGKILL)
-                driver.waitUntilExit()
-            }
+            let driver = try ChildProcess(driverPath, arguments: ["--port=\(port)"], stdout: .discard, stderr: .discard)
+            defer { driver.kill() }
             try await waitUntil("chromedriver to answer", within: .seconds(10), every: .milliseconds(20)) {
                 let ready = try? await Self.call(port, "GET", "/status", nil) as? [String: Any]
                 return ready?["ready"] as? Bool == true

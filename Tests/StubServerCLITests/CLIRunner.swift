@@ -1,7 +1,7 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
+    import ChildProcesses
     import Foundation
-    import Locking
 
     #if canImport(Glibc)
         import Glibc
@@ -77,7 +77,7 @@
 
         /// Runs `stub-server ARGUMENTS` from the package root to completion, waiting on a thread of its own: a tool
         /// that runs for seconds must not hold one of the cooperative pool's few threads meanwhile.
-        /// - Throws: `ChildProcess.TimedOut` when the tool has not exited within `limit` seconds (it is killed).
+        /// - Throws: `TimedOut` when the tool has not exited within `limit` seconds (it is killed).
         static func run(
             _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10,
             tool: URL = executable
@@ -96,116 +96,40 @@
         private static func runBlocking(
             _ arguments: [String], environment changes: [String: String?], limit: Double, tool: URL
         ) throws -> Result {
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = arguments
-            process.environment = environment(changes)
-            process.currentDirectoryURL = packageRoot
-            let (out, err) = (Pipe(), Pipe())
-            process.standardOutput = out
-            process.standardError = err
-            let child = try ChildProcess(process)
-            let (outReader, errReader) = (ChildProcess.Output(out), ChildProcess.Output(err))
-            let exited = child.waitForExit(within: limit)
-            let (stdout, stderr) = (outReader.wait(within: 5), errReader.wait(within: 5))
-            guard exited, let stdout, let stderr else {
-                throw ChildProcess.TimedOut(
+            let child = try ChildProcess(
+                tool.path, arguments: arguments, environment: environment(changes), directory: packageRoot.path)
+            let ended = child.waitForExit(within: limit)
+            if ended == nil { child.kill() }
+            let (stdout, stderr) = (child.stdout!.wait(within: 5), child.stderr!.wait(within: 5))
+            guard let ended, let stdout, let stderr else {
+                throw TimedOut(
                     what: "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) to exit", limit: limit,
-                    stdout: stdout ?? outReader.received, stderr: stderr ?? errReader.received)
+                    stdout: stdout ?? child.stdout!.received, stderr: stderr ?? child.stderr!.received)
             }
             return Result(
-                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                status: ended.status, stdout: String(decoding: stdout, as: UTF8.self),
                 stderr: String(decoding: stderr, as: UTF8.self))
         }
     }
 
-    /// A started child process whose exit is awaited with a deadline; `Output` reads a pipe of its to the end on a
-    /// thread of its own (so a full pipe never blocks it). Every wait is bounded: a child that hangs fails its test
-    /// within seconds, and is killed rather than left behind.
-    final class ChildProcess: Sendable {
-        /// A child that did not exit (or close its output) in time; it has been killed.
-        struct TimedOut: Error, CustomStringConvertible {
-            var what: String
-            var limit: Double
-            var stdout: Data
-            var stderr: Data
+    /// A child that did not exit (or close its output) in time; it has been killed.
+    struct TimedOut: Error, CustomStringConvertible {
+        var what: String
+        var limit: Double
+        var stdout: Data
+        var stderr: Data
 
-            var description: String {
-                "gave up after \(limit) s waiting for \(what) (killed); stdout: "
-                    + "\(String(decoding: stdout, as: UTF8.self).debugDescription), stderr: "
-                    + "\(String(decoding: stderr, as: UTF8.self).debugDescription)"
-            }
-        }
-
-        /// One output pipe, read to its end on a thread of its own.
-        final class Output: Sendable {
-            private let data = Lock(Data())
-            private let ended = DispatchSemaphore(value: 0)
-
-            init(_ pipe: Pipe) {
-                let handle = pipe.fileHandleForReading
-                Thread { [self] in
-                    // read(2), not FileHandle, which throws on EINTR (a signal such as SIGCHLD when another test's
-                    // child exits) and would end the stream early.
-                    var chunk = [UInt8](repeating: 0, count: 65_536)
-                    while true {
-                        let count = chunk.withUnsafeMutableBytes {
-                            read(handle.fileDescriptor, $0.baseAddress, $0.count)
-                        }
-                        if count < 0 && errno == EINTR { continue }
-                        guard count > 0 else { break }
-                        self.data.withLock { $0.append(contentsOf: chunk[..<count]) }
-                    }
-                    self.ended.signal()
-                }
-                .start()
-            }
-
-            /// What arrived so far.
-            var received: Data { data.withLock { $0 } }
-
-            /// Everything, once the stream ended within `seconds`; nil if it is still open then.
-            func wait(within seconds: Double) -> Data? {
-                guard ended.wait(timeout: .now() + seconds) == .success else { return nil }
-                ended.signal()  // later waits return at once
-                return received
-            }
-        }
-
-        let pid: Int32
-        private let exited = DispatchSemaphore(value: 0)
-
-        /// Starts `process`, set up but not yet run.
-        init(_ process: Process) throws {
-            process.terminationHandler = { [exited] _ in exited.signal() }
-            try process.run()
-            pid = process.processIdentifier
-        }
-
-        /// Waits up to `seconds` for the exit; past them, kills the child (SIGKILL) and returns false.
-        func waitForExit(within seconds: Double) -> Bool {
-            guard exited.wait(timeout: .now() + seconds) == .timedOut else {
-                exited.signal()  // later waits return at once
-                return true
-            }
-            killAndWait()
-            return false
-        }
-
-        /// Kills the child with SIGKILL and waits (at most 5 s) for it to be gone.
-        func killAndWait() {
-            kill(pid, SIGKILL)
-            if exited.wait(timeout: .now() + 5) == .success { exited.signal() }
+        var description: String {
+            "gave up after \(limit) s waiting for \(what) (killed); stdout: "
+                + "\(String(decoding: stdout, as: UTF8.self).debugDescription), stderr: "
+                + "\(String(decoding: stderr, as: UTF8.self).debugDescription)"
         }
     }
 
-    /// A running `stub-server serve`, read line by line.
+    /// A running `stub-server serve`, read line by line; killed if its test lets go of it while it runs.
     final class RunningServer {
-        let process = Process()
-        private let output: FileHandle
-        private let child: ChildProcess
-        private let errors: ChildProcess.Output
-        private var buffer = Data()
+        let process: ChildProcess
+        private var consumed = 0
 
         /// - Parameters:
         ///   - softFileLimit: started through `sh` with this soft open-file limit, as a login shell might set.
@@ -214,27 +138,17 @@
             _ arguments: [String], environment changes: [String: String?] = [:], softFileLimit: Int? = nil,
             fileLimit: Int? = nil
         ) throws {
+            let environment = CLIRunner.environment(changes)
+            let directory = CLIRunner.packageRoot.path
             if let limit = softFileLimit.map({ "-Sn \($0)" }) ?? fileLimit.map({ "-n \($0)" }) {
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments =
-                    ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLIRunner.executable.path] + arguments
+                process = try ChildProcess(
+                    "/bin/sh",
+                    arguments: ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLIRunner.executable.path] + arguments,
+                    environment: environment, directory: directory)
             } else {
-                process.executableURL = CLIRunner.executable
-                process.arguments = arguments
+                process = try ChildProcess(
+                    CLIRunner.executable.path, arguments: arguments, environment: environment, directory: directory)
             }
-            process.environment = CLIRunner.environment(changes)
-            process.currentDirectoryURL = CLIRunner.packageRoot
-            let (out, err) = (Pipe(), Pipe())
-            process.standardOutput = out
-            process.standardError = err
-            output = out.fileHandleForReading
-            child = try ChildProcess(process)
-            errors = ChildProcess.Output(err)
-        }
-
-        /// A server its test did not stop (it failed first) is killed, not left running.
-        deinit {
-            if process.isRunning { child.killAndWait() }
         }
 
         /// The next line on stdout, or nil once the process closed it or printed nothing for `timeout` seconds: a
@@ -242,23 +156,17 @@
         /// sleeps between looks: a blocking wait would hold one of the cooperative pool's few threads (two on a
         /// 2-CPU machine) for as long as the tool takes, and stall every other test meanwhile.
         func nextLine(timeout: Double = 10) async -> String? {
+            let output = process.stdout!
             let deadline = Date() + timeout
             while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
+                let ended = output.hasEnded
+                let received = output.received
+                if let newline = received[(received.startIndex + consumed)...].firstIndex(of: 0x0A) {
+                    let line = String(decoding: received[(received.startIndex + consumed)..<newline], as: UTF8.self)
+                    consumed = newline + 1 - received.startIndex
                     return line
                 }
-                var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&entry, 1, 0)
-                if ready > 0 {
-                    let chunk = output.availableData
-                    if chunk.isEmpty { return nil }
-                    buffer.append(chunk)
-                    continue
-                }
-                // Nothing yet, or a signal (SIGCHLD, when another test's child exits) interrupted the look.
-                guard ready == 0 || errno == EINTR, deadline.timeIntervalSinceNow > 0 else { return nil }
+                guard !ended, deadline.timeIntervalSinceNow > 0 else { return nil }
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
@@ -276,16 +184,17 @@
         /// exit status and stderr. A server that outlives the wait is killed: its status is then SIGKILL's, and
         /// stderr says so.
         func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) async -> (status: Int32, stderr: String) {
-            kill(process.processIdentifier, signal)
-            let (child, errors, process) = (child, errors, process)
+            process.signal(signal)
+            let process = process
             return await withCheckedContinuation { continuation in
                 Thread {
-                    let exited = child.waitForExit(within: timeout)
+                    let ended = process.waitForExit(within: timeout)
+                    let errors = process.stderr!
                     var stderr = String(decoding: errors.wait(within: 5) ?? errors.received, as: UTF8.self)
-                    if !exited {
+                    if ended == nil {
                         stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n"
                     }
-                    continuation.resume(returning: (process.isRunning ? -1 : process.terminationStatus, stderr))
+                    continuation.resume(returning: ((ended ?? process.kill())?.status ?? -1, stderr))
                 }.start()
             }
         }

@@ -197,7 +197,7 @@
             let server = try RunningServer(["--port", "0", "--max-connections", "1000"], fileLimit: 48)
             let first = try #require(await server.nextLine())
             let port = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:))?.port)
-            let pid = server.process.processIdentifier
+            let pid = server.process.pid
             let outcome = try await blocking { () throws -> (pauses: Int, ticks: Int?, afterwards: RawResponse) in
                 // More clients than descriptors: the first ones are accepted, the rest wait in the backlog.
                 var clients = try (0..<80).map { _ in try RawHTTPClient(port: port) }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import RawHTTPClient
 import Testing
@@ -86,15 +87,10 @@ struct URLSessionEndToEndTests {
         /// within seconds (curl exits 28) instead of holding it.
         private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
             try await blocking {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = ["--max-time", "5"] + arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "5"] + arguments)
+                let ended = curl.waitForExit(within: 10) ?? curl.kill()
+                let output = curl.stdout!.wait(within: 5) ?? curl.stdout!.received
+                return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
             }
         }
     #endif

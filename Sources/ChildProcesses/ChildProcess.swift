@@ -1,0 +1,235 @@
+// Tests start tools where a process can start another: macOS and Linux.
+#if os(macOS) || os(Linux)
+    import Foundation
+    import Locking
+
+    #if os(Linux)
+        import CLinux
+    #endif
+
+    /// A program a test runs, started with `posix_spawn`: its output read to the end on threads of its own, its exit
+    /// awaited with a deadline, and nothing of the test process lent to it but the three descriptors it is given.
+    ///
+    /// Not Foundation's `Process`: on Linux its `run()` lists `/proc/self/fd` to close every other descriptor in the
+    /// child and, in swift-corelibs-foundation before #5472, copies each entry whole, reading past the end of
+    /// glibc's directory buffer once a few thousand descriptors fill it. A parallel test run holds that many (each
+    /// running test's server has a poller, a waker and its connections), and the read crashed the whole run.
+    /// Here the child closes them itself (`posix_spawn_file_actions_addclosefrom_np` on Linux,
+    /// `POSIX_SPAWN_CLOEXEC_DEFAULT` on Darwin).
+    public final class ChildProcess: Sendable {
+        /// Where the child's standard output or error goes.
+        public enum Destination: Sendable {
+            /// A pipe this process reads to the end (`ChildProcess.stdout`, `.stderr`).
+            case capture
+            /// `/dev/null`.
+            case discard
+        }
+
+        /// How the child ended (`exited(-1)`: its status was lost, reaped by another part of this process).
+        public enum Termination: Sendable, Equatable, CustomStringConvertible {
+            case exited(Int32)
+            case signalled(Int32)
+
+            /// As Foundation's `terminationStatus`: the exit status, or the number of the signal that ended it.
+            public var status: Int32 {
+                switch self {
+                case .exited(let status), .signalled(let status): status
+                }
+            }
+
+            public var description: String {
+                switch self {
+                case .exited(let status): "exit status \(status)"
+                case .signalled(let signal): "signal \(signal)"
+                }
+            }
+        }
+
+        /// The child could not be started; the description names the program and the call that failed.
+        public struct SpawnError: Error, CustomStringConvertible {
+            public let description: String
+        }
+
+        public let pid: Int32
+        /// What the child writes to its standard output, when captured.
+        public let stdout: Output?
+        /// What the child writes to its standard error, when captured.
+        public let stderr: Output?
+        private let exit = Exit()
+
+        /// How the child ended, set by the thread that waits for it; a box of its own, so that the thread does not
+        /// keep the `ChildProcess` (whose end kills a running child) alive.
+        private final class Exit: Sendable {
+            let termination = Lock<Termination?>(nil)
+            let ended = DispatchSemaphore(value: 0)
+        }
+
+        /// Starts `executable` with `arguments`, `environment` (this process's when nil) in `directory` (this
+        /// process's when nil); standard input is `/dev/null`.
+        /// - Throws: `SpawnError` when a pipe cannot be made or the program cannot be started.
+        public init(
+            _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+            directory: String? = nil, stdout: Destination = .capture, stderr: Destination = .capture
+        ) throws(SpawnError) {
+            let outPipe = stdout == .capture ? try Self.makePipe() : nil
+            let errPipe: (read: Int32, write: Int32)?
+            do { errPipe = stderr == .capture ? try Self.makePipe() : nil } catch {
+                for end in [outPipe?.read, outPipe?.write].compactMap({ $0 }) { close(end) }
+                throw error
+            }
+            let spawned = Self.spawn(
+                executable, arguments: arguments,
+                environment: environment ?? ProcessInfo.processInfo.environment, directory: directory,
+                stdout: outPipe?.write, stderr: errPipe?.write)
+            for end in [outPipe?.write, errPipe?.write].compactMap({ $0 }) { close(end) }
+            let pid: Int32
+            switch spawned {
+            case .success(let spawnedPID): pid = spawnedPID
+            case .failure(let error):
+                for end in [outPipe?.read, errPipe?.read].compactMap({ $0 }) { close(end) }
+                throw error
+            }
+            self.pid = pid
+            self.stdout = outPipe.map { Output(reading: $0.read) }
+            self.stderr = errPipe.map { Output(reading: $0.read) }
+            let exit = exit
+            Thread {
+                // Waits without reaping, then reaps under the lock `signal(_:)` takes: a signal can never reach
+                // another process that reused the number.
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+                exit.termination.withLock { termination in
+                    var status: Int32 = 0
+                    var reaped = waitpid(pid, &status, 0)
+                    while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, 0) }
+                    termination = reaped == pid ? Termination(waitStatus: status) : .exited(-1)
+                }
+                exit.ended.signal()
+            }
+            .start()
+        }
+
+        /// A child still running when its owner lets go (a test that failed before stopping it) is killed, not
+        /// left behind.
+        deinit {
+            signal(SIGKILL)
+        }
+
+        /// How the child ended; nil while it runs.
+        public var termination: Termination? { exit.termination.withLock { $0 } }
+
+        /// Waits at most `seconds` for the child to end; nil if it still runs then.
+        public func waitForExit(within seconds: Double) -> Termination? {
+            guard exit.ended.wait(timeout: .now() + seconds) == .success else { return nil }
+            exit.ended.signal()  // later waits return at once
+            return termination
+        }
+
+        /// Sends `signal` to the child unless it has ended.
+        public func signal(_ signal: Int32) {
+            exit.termination.withLock { termination in
+                if termination == nil { send(signal, to: pid) }
+            }
+        }
+
+        /// Kills the child (SIGKILL) and waits at most 5 s for it to end.
+        @discardableResult
+        public func kill() -> Termination? {
+            signal(SIGKILL)
+            return waitForExit(within: 5)
+        }
+
+        /// A pipe whose ends the child does not inherit unless given them (`adddup2` clears close-on-exec on the
+        /// copy).
+        private static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw SpawnError(description: "pipe: \(errorText())") }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return (ends[0], ends[1])
+        }
+
+        private static func spawn(
+            _ executable: String, arguments: [String], environment: [String: String], directory: String?,
+            stdout: Int32?, stderr: Int32?
+        ) -> Result<Int32, SpawnError> {
+            func failure(_ call: String, _ code: Int32) -> Result<Int32, SpawnError> {
+                .failure(SpawnError(description: "\(executable): \(call): \(String(cString: strerror(code)))"))
+            }
+            let (actions, actionsMade) = spawnObject(posix_spawn_file_actions_init)
+            let (attributes, attributesMade) = spawnObject(posix_spawnattr_init)
+            defer {
+                if actionsMade == 0 { posix_spawn_file_actions_destroy(actions) }
+                if attributesMade == 0 { posix_spawnattr_destroy(attributes) }
+                actions.deallocate()
+                attributes.deallocate()
+            }
+            guard actionsMade == 0 else { return failure("file actions", actionsMade) }
+            guard attributesMade == 0 else { return failure("attributes", attributesMade) }
+
+            var code = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+            for (fd, pipe) in [(Int32(1), stdout), (2, stderr)] where code == 0 {
+                code =
+                    if let pipe { posix_spawn_file_actions_adddup2(actions, pipe, fd) } else {
+                        posix_spawn_file_actions_addopen(actions, fd, "/dev/null", O_WRONLY, 0)
+                    }
+            }
+            if code == 0, let directory { code = posix_spawn_file_actions_addchdir_np(actions, directory) }
+            #if os(Linux)
+                if code == 0 { code = posix_spawn_file_actions_addclosefrom_np(actions, 3) }
+            #endif
+            guard code == 0 else { return failure("file actions", code) }
+
+            // An empty signal mask and default dispositions: a test runner's thread may block or ignore signals
+            // (SIGTERM, SIGPIPE) that the child must act on.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            code = posix_spawnattr_setsigmask(attributes, &signals)
+            for number in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM] { sigaddset(&signals, number) }
+            if code == 0 { code = posix_spawnattr_setsigdefault(attributes, &signals) }
+            if code == 0 {
+                code = posix_spawnattr_setflags(
+                    attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | closeOthersFlag)
+            }
+            guard code == 0 else { return failure("attributes", code) }
+
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for string in argv + envp { free(string) } }
+            var pid: pid_t = 0
+            code = posix_spawn(&pid, executable, actions, attributes, argv, envp)
+            return code == 0 ? .success(pid) : failure("posix_spawn", code)
+        }
+    }
+
+    // Darwin's flag for "close every descriptor not named in a file action" (xnu bsd/sys/spawn.h:73,
+    // `#define POSIX_SPAWN_CLOEXEC_DEFAULT 0x4000`, a plain constant Swift imports); Linux uses
+    // `posix_spawn_file_actions_addclosefrom_np` instead (above).
+    #if canImport(Darwin)
+        private let closeOthersFlag = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+        private let closeOthersFlag: Int16 = 0
+    #endif
+
+    extension ChildProcess.Termination {
+        /// Decodes a `waitpid` status as glibc's bits/waitstatus.h and xnu bsd/sys/wait.h:136-154 both define it
+        /// (`WIFEXITED`: the low 7 bits are 0; `WEXITSTATUS`: bits 8-15; `WTERMSIG`: the low 7 bits), which Swift
+        /// does not import (function-like macros).
+        init(waitStatus status: Int32) {
+            let low = status & 0x7f
+            self = low == 0 ? .exited((status >> 8) & 0xff) : .signalled(low)
+        }
+    }
+
+    private func errorText() -> String { String(cString: strerror(errno)) }
+
+    /// `kill(2)`, which the type's own `kill()` hides inside it.
+    private func send(_ signal: Int32, to pid: Int32) { _ = kill(pid, signal) }
+
+    /// A spawn attributes or file actions object, made by `initialize` (its result: 0 or an error number). Its type
+    /// is a struct in glibc and `void *` in Darwin (xnu libsyscall/wrappers/spawn/spawn.h:51-52), which Swift sees as
+    /// an optional raw pointer; inferred from `initialize`, it lets one code serve both.
+    private func spawnObject<T>(_ initialize: (UnsafeMutablePointer<T>) -> Int32) -> (UnsafeMutablePointer<T>, Int32) {
+        let object = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        return (object, initialize(object))
+    }
+#endif

@@ -1,0 +1,128 @@
+// These tests start processes: compiled only where a test can.
+#if os(macOS) || os(Linux)
+    import ChildProcesses
+    import Foundation
+    import Testing
+
+    struct ChildProcessTests {
+        /// Runs `script` with `/bin/sh -c`, waits (at most 10 s) for the end and both outputs.
+        private func run(
+            _ script: String, environment: [String: String]? = nil, directory: String? = nil
+        ) throws -> (ended: ChildProcess.Termination?, stdout: String, stderr: String) {
+            let child = try ChildProcess(
+                "/bin/sh", arguments: ["-c", script], environment: environment, directory: directory)
+            let ended = child.waitForExit(within: 10)
+            let out = child.stdout?.wait(within: 5) ?? Data()
+            let err = child.stderr?.wait(within: 5) ?? Data()
+            return (ended, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+
+        @Test(arguments: [(0, ChildProcess.Termination.exited(0)), (3, .exited(3)), (255, .exited(255))])
+        func theExitStatus_andBothOutputs_areKeptApart(code: Int, expected: ChildProcess.Termination) throws {
+            let result = try run("printf 'out\\n'; printf 'err\\n' >&2; exit \(code)")
+            #expect(result.ended == expected)
+            #expect(result.stdout == "out\n")
+            #expect(result.stderr == "err\n")
+        }
+
+        @Test func theEnvironment_andTheDirectory_areTheOnesGiven() throws {
+            let folder = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
+            let result = try run(
+                "printf '%s %s' \"$GREETING\" \"$(pwd -P)\"", environment: ["GREETING": "hello"], directory: folder)
+            #expect(result.stdout == "hello \(folder)")
+            #expect(try run("printf '%s' \"${HOME-unset}\"", environment: [:]).stdout == "unset")
+        }
+
+        @Test func aSignal_endsTheChild_andIsReportedAsSuch() throws {
+            let child = try ChildProcess("/bin/sh", arguments: ["-c", "printf ready; exec sleep 30"])
+            #expect(child.termination == nil)
+            #expect(child.stdout?.wait(within: 0.05) == nil, "the pipe stays open while the child runs")
+            child.signal(SIGTERM)
+            #expect(child.waitForExit(within: 10) == .signalled(SIGTERM))
+            #expect(child.termination?.status == SIGTERM)
+            #expect(child.stdout?.wait(within: 5).map { String(decoding: $0, as: UTF8.self) } == "ready")
+            child.signal(SIGTERM)  // after the end: nothing to signal, no other process reached
+        }
+
+        /// The child runs with an empty signal mask and SIGTERM at its default even when the starting thread blocks
+        /// it (as test runners' threads may).
+        @Test func aChildStartedFromAThreadThatBlocksSIGTERM_stillEndsOnIt() throws {
+            let started = try onThreadBlocking(SIGTERM) {
+                try ChildProcess("/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
+            }
+            started.signal(SIGTERM)
+            #expect(started.waitForExit(within: 10) == .signalled(SIGTERM))
+        }
+
+        @Test func kill_endsAChildThatIgnoresSIGTERM() throws {
+            let child = try ChildProcess(
+                "/bin/sh", arguments: ["-c", "trap '' TERM; printf ready; while :; do sleep 1; done"])
+            _ = try #require(waitForOutput(child))
+            child.signal(SIGTERM)
+            #expect(child.waitForExit(within: 0.3) == nil, "SIGTERM is ignored")
+            #expect(child.kill() == .signalled(SIGKILL))
+        }
+
+        @Test func aProgramThatCannotStart_isAnErrorNamingIt() {
+            #expect {
+                try ChildProcess("/nonexistent/tool")
+            } throws: { error in
+                "\(error)" == "/nonexistent/tool: posix_spawn: No such file or directory"
+            }
+        }
+
+        /// The child holds only its three standard descriptors, however many this process has open; with more open
+        /// than glibc's directory buffer lists at once (about 1,365), Foundation's `Process.run()` on Linux could
+        /// crash. A quarter of the soft limit at most, so that tests running beside it still have descriptors.
+        @Test func theChild_inheritsNoneOfThisProcesssDescriptors_evenWithThousandsOpen() throws {
+            let count = min(1_500, sysconf(Int32(_SC_OPEN_MAX)) / 4)
+            let held = (0..<count).map { _ in dup(0) }.filter { $0 >= 0 }
+            defer { for fd in held { close(fd) } }
+            #expect(held.allSatisfy { fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }, "inheritable")
+            // `ls` lists the descriptors it inherited from the shell, and the one it opens to read the folder.
+            let result = try run("exec ls /dev/fd")
+            #expect(result.ended == .exited(0))
+            #expect(result.stdout.split(whereSeparator: \.isWhitespace) == ["0", "1", "2", "3"], "\(result.stderr)")
+        }
+
+        @Test func aChildItsOwnerLetsGo_isKilled() throws {
+            var child: ChildProcess? = try ChildProcess(
+                "/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
+            let pid = child!.pid
+            child = nil
+            // kill(pid, 0) fails once the child is gone and reaped.
+            let deadline = Date() + 10
+            while kill(pid, 0) == 0 && Date() < deadline { usleep(10_000) }
+            #expect(kill(pid, 0) != 0, "pid \(pid) is gone")
+        }
+
+        private func waitForOutput(_ child: ChildProcess) -> Data? {
+            let deadline = Date() + 10
+            while Date() < deadline {
+                if let output = child.stdout?.received, !output.isEmpty { return output }
+                usleep(5_000)
+            }
+            return nil
+        }
+
+        /// Runs `body` on a new thread that blocks `signal`, and returns what it returns.
+        private func onThreadBlocking<T: Sendable>(
+            _ signal: Int32, _ body: @escaping @Sendable () throws -> T
+        ) throws -> T {
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var result: Result<T, any Error>?
+            Thread {
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, signal)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                result = Result { try body() }
+                done.signal()
+            }.start()
+            guard done.wait(timeout: .now() + 10) == .success, let result else {
+                throw CancellationError()
+            }
+            return try result.get()
+        }
+    }
+#endif
