@@ -115,6 +115,18 @@ struct HTTPServerTests {
         }
     }
 
+    /// A server let go before it started (its owner's start failed after binding) gives its port back.
+    @Test func aServerLetGoBeforeItStarts_closesItsListener() throws {
+        var server: HTTPServer? = try HTTPServer(host: "127.0.0.1", port: 0, limits: .init())
+        let port = UInt16(server!.port)
+        #expect(throws: SocketError.self, "bound while the server lives") {
+            try Socket.listen(host: "127.0.0.1", port: port).close()
+        }
+        server = nil
+        let again = try Socket.listen(host: "127.0.0.1", port: port)
+        again.close()
+    }
+
     @Test func aParkedReply_holdsBackThePipelinedRequestsBehindIt_inOrder() async throws {
         try await withServer { server, responder in
             let client = try RawHTTPClient(port: server.port)

@@ -48,6 +48,12 @@ package final class HTTPServer: Sendable {
         self.limits = limits
     }
 
+    /// A server let go before it started (its owner failed to start after binding) gives its port back. Once
+    /// started, the I/O thread holds the server and closes the listener itself.
+    deinit {
+        if !lifecycle.withLock({ $0.started }) { listener.close() }
+    }
+
     /// Open client connections.
     package var openConnections: Int { channel.openConnections.load(ordering: .relaxed) }
 
@@ -64,6 +70,7 @@ package final class HTTPServer: Sendable {
     /// - Parameter onAcceptPause: called on the I/O thread each time accepting stops for want of descriptors.
     package func start(responder: some HTTPResponder, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil) {
         let (listener, limits, channel) = (listener, limits, channel)
+        lifecycle.withLock { $0.started = true }
         LoopThread.start { [self] in
             EventLoop(
                 listener: listener, limits: limits, responder: responder, channel: channel,
@@ -90,8 +97,9 @@ package final class HTTPServer: Sendable {
         }
     }
 
-    /// Whether the I/O thread has finished, and who waits for it.
+    /// Whether the I/O thread has started and finished, and who waits for it.
     private struct Lifecycle {
+        var started = false
         var finished = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
