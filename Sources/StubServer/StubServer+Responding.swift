@@ -101,7 +101,7 @@ extension StubServer: HTTPResponder {
             case .events(let events):
                 .stream(
                     HTTPResponse(status: answer.status, headers: answer.headers), pieces: events.pieces, chunked: true,
-                    end: events.ending.streamEnd)
+                    end: events.ending)
             case .fault(.drop): .drop
             case .fault(.reset): .reset
             case .fault(.truncate): .truncate(response)
@@ -139,15 +139,5 @@ extension StubServer: HTTPResponder {
     private func baseURL(for request: HTTPRequest) -> String {
         if let host = request.headers["Host"], Template.isValidHost(host) { return "http://\(host)" }
         return baseURL.absoluteString
-    }
-}
-
-extension EventDelivery.Ending {
-    fileprivate var streamEnd: Reply.StreamEnd {
-        switch self {
-        case .complete: .complete
-        case .drop: .drop
-        case .reset: .reset
-        }
     }
 }

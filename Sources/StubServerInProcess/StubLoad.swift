@@ -98,7 +98,7 @@ final class StubLoad: Sendable {
     }
 
     /// Sends each piece after its pause, then ends as `ending` says (a broken stream in URLSession's words).
-    private func sendPieces(_ pieces: ArraySlice<BodyPiece>, ending: EventDelivery.Ending = .complete) {
+    private func sendPieces(_ pieces: ArraySlice<BodyPiece>, ending: StreamEnd = .complete) {
         guard let piece = pieces.first else {
             switch ending {
             case .complete: return finish()

@@ -422,12 +422,12 @@ struct ConnectionStateMachineTests {
     /// How a stream ends: properly with the last chunk, cut without it, or aborted with a reset once its pieces
     /// are out; each reports how many pieces went out.
     @Test(arguments: [
-        (Reply.StreamEnd.complete, ["send piece 2", "send last chunk", "stream ended after 2", "finish"], true),
+        (StreamEnd.complete, ["send piece 2", "send last chunk", "stream ended after 2", "finish"], true),
         (.drop, ["send piece 2", "stream ended after 2", "finish"], false),
         (.reset, ["send piece 2", "stream ended after 2", "reset on close", "finish"], false),
     ])
     func aStream_endsAsItsReplySays_andReportsThePiecesSent(
-        _ end: Reply.StreamEnd, expected: [String], keepsConnection: Bool
+        _ end: StreamEnd, expected: [String], keepsConnection: Bool
     ) {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
         machine.requestDecoded(keepAlive: true, isHead: false, now: 0)

@@ -112,7 +112,7 @@ struct EventStreamTests {
     }
 
     @Test(arguments: [
-        (2 as Int?, nil as StubVariant.Fault?, 2, EventDelivery.Ending.drop),
+        (2 as Int?, nil as StubVariant.Fault?, 2, StreamEnd.drop),
         (0, nil, 0, .drop),
         (nil, .truncate, 2, .drop),
         (3, .truncate, 2, .drop),
@@ -120,7 +120,7 @@ struct EventStreamTests {
         (3, .reset, 3, .reset),
     ])
     func aCutStream_endsAfterItsEvents(
-        _ dropAfter: Int?, fault: StubVariant.Fault?, events: Int, ending: EventDelivery.Ending
+        _ dropAfter: Int?, fault: StubVariant.Fault?, events: Int, ending: StreamEnd
     ) {
         var stream = Self.stream
         stream.dropAfterEvents = dropAfter

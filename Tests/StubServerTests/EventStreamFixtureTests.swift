@@ -14,13 +14,7 @@ struct EventStreamFixtureTests {
             #"{"stubs": [{"name": "a", "request": {"method": "POST", "path": "/a"}, "variants": {\#(Self.required), \#(variants)}}]}"#
         var all = files.reduce(into: [:]) { $0["api/\($1.key)"] = $1.value }
         all["api/stubs.json"] = stubs
-        let fixtures = try TemporaryFixtures(all)
-        defer { fixtures.remove() }
-        do {
-            return (try StubCatalog.load(from: fixtures.root), [])
-        } catch {
-            return (nil, error.problems.map(\.description))
-        }
+        return try TemporaryFixtures.load(all)
     }
 
     @Test func eventsAndAnEventsFile_loadWithTheirTypeAndInheritance() throws {

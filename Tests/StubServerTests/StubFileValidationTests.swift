@@ -9,13 +9,7 @@ struct StubFileValidationTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 
     private func load(_ stubs: String) throws -> (catalog: StubCatalog?, problems: [String]) {
-        let fixtures = try TemporaryFixtures(["api/stubs.json": stubs])
-        defer { fixtures.remove() }
-        do {
-            return (try StubCatalog.load(from: fixtures.root), [])
-        } catch {
-            return (nil, error.problems.map(\.description))
-        }
+        try TemporaryFixtures.load(["api/stubs.json": stubs])
     }
 
     private func stub(request: String = #""path": "/a""#, variant: String = "{}", extra: String = "") -> String {

@@ -11,13 +11,7 @@ struct WebSocketFixtureTests {
         StubCatalog?, [String]
     ) {
         let stubs = #"{"stubs": [{"name": "ws", "request": {\#(request)}, "variants": {\#(variants)}}]}"#
-        let fixtures = try TemporaryFixtures(["api/stubs.json": stubs])
-        defer { fixtures.remove() }
-        do {
-            return (try StubCatalog.load(from: fixtures.root), [])
-        } catch {
-            return (nil, error.problems.map(\.description))
-        }
+        return try TemporaryFixtures.load(["api/stubs.json": stubs])
     }
 
     private static let required = #""bad": {"script": []}, "nil": {"script": []}"#

@@ -44,16 +44,6 @@ package struct Reply: Sendable {
         /// from the accept's handler.
         case webSocket(WebSocketAccept)
     }
-
-    /// How a streamed body ends after its last piece.
-    package enum StreamEnd: Sendable, Equatable {
-        /// Properly: the last chunk of a chunked body.
-        case complete
-        /// The connection closes mid-body, without the last chunk.
-        case drop
-        /// The connection is aborted with a TCP reset once the pieces are out.
-        case reset
-    }
 }
 
 /// Answers requests for the engine: now, or later from any thread through the promise.

@@ -33,7 +33,7 @@ package struct EventStream: Sendable, Equatable {
             remaining = events[(resumed + 1)...]
         }
         let eventCount = remaining.filter(\.isEvent).count
-        var ending = EventDelivery.Ending.complete
+        var ending = StreamEnd.complete
         var limit = Int.max
         if let dropAfterEvents {
             (ending, limit) = (.drop, dropAfterEvents)
@@ -71,17 +71,8 @@ package struct EventDelivery: Sendable, Equatable {
     package var pieces: [BodyPiece]
     /// `eventsThrough[i]`: how many events are out once `pieces[0...i]` are.
     package var eventsThrough: [Int]
-    package var ending: Ending
-
     /// How the stream ends after its last piece.
-    package enum Ending: Sendable, Equatable {
-        /// The body ends properly (the last chunk).
-        case complete
-        /// The connection closes mid-body (`dropAfterEvents`, `truncate`).
-        case drop
-        /// The connection is aborted with a TCP reset (`reset`).
-        case reset
-    }
+    package var ending: StreamEnd
 
     /// How many events had gone out when `piecesSent` pieces had.
     package func eventsSent(piecesSent: Int) -> Int {

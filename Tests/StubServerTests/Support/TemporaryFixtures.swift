@@ -24,12 +24,21 @@ struct TemporaryFixtures {
     }
 
     /// The problems `StubCatalog.load` reports for this folder, as strings; empty when it loads.
-    func problems() -> [String] {
+    func problems() -> [String] { loaded().problems }
+
+    /// The catalog this folder loads into, or nil and the problems `StubCatalog.load` reports, as strings.
+    func loaded() -> (catalog: StubCatalog?, problems: [String]) {
         do {
-            _ = try StubCatalog.load(from: root)
-            return []
+            return (try StubCatalog.load(from: root), [])
         } catch {
-            return error.problems.map(\.description)
+            return (nil, error.problems.map(\.description))
         }
+    }
+
+    /// Writes `files` into a new folder, loads it (`loaded()`), and removes it.
+    static func load(_ files: [String: String]) throws -> (catalog: StubCatalog?, problems: [String]) {
+        let fixtures = try TemporaryFixtures(files)
+        defer { fixtures.remove() }
+        return fixtures.loaded()
     }
 }
