@@ -98,7 +98,8 @@ let package = Package(
             name: "StubServerInProcessTests", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
-        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: settings),
+        .testTarget(
+            name: "ChildProcessesTests", dependencies: ["ChildProcesses", "RawHTTPClient"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"], swiftSettings: settings),
         .testTarget(

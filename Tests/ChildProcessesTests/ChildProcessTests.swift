@@ -2,69 +2,81 @@
 #if os(macOS) || os(Linux)
     import ChildProcesses
     import Foundation
+    import RawHTTPClient
     import Testing
 
+    /// Every wait runs on a thread of its own (`blocking`), never holding one of the cooperative pool's threads.
     struct ChildProcessTests {
         /// Runs `script` with `/bin/sh -c`, waits (at most 10 s) for the end and both outputs.
         private func run(
             _ script: String, environment: [String: String]? = nil, directory: String? = nil
-        ) throws -> (ended: ChildProcess.Termination?, stdout: String, stderr: String) {
+        ) async throws -> (ended: ChildProcess.Termination?, stdout: String, stderr: String) {
             let child = try ChildProcess(
                 "/bin/sh", arguments: ["-c", script], environment: environment, directory: directory)
-            let ended = child.waitForExit(within: 10)
-            let out = child.stdout?.wait(within: 5) ?? Data()
-            let err = child.stderr?.wait(within: 5) ?? Data()
-            return (ended, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            return try await blocking {
+                let ended = child.waitForExit(within: 10)
+                let out = child.stdout?.wait(within: 5) ?? Data()
+                let err = child.stderr?.wait(within: 5) ?? Data()
+                return (ended, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            }
         }
 
         @Test(arguments: [(0, ChildProcess.Termination.exited(0)), (3, .exited(3)), (255, .exited(255))])
-        func theExitStatus_andBothOutputs_areKeptApart(code: Int, expected: ChildProcess.Termination) throws {
-            let result = try run("printf 'out\\n'; printf 'err\\n' >&2; exit \(code)")
+        func theExitStatus_andBothOutputs_areKeptApart(code: Int, expected: ChildProcess.Termination) async throws {
+            let result = try await run("printf 'out\\n'; printf 'err\\n' >&2; exit \(code)")
             #expect(result.ended == expected)
             #expect(result.stdout == "out\n")
             #expect(result.stderr == "err\n")
         }
 
-        @Test func theEnvironment_andTheDirectory_areTheOnesGiven() throws {
+        @Test func theEnvironment_andTheDirectory_areTheOnesGiven() async throws {
             // `pwd -P` prints the physical path, as realpath(3) does (on macOS `resolvingSymlinksInPath()` drops the
             // `/private` of /private/var that getcwd keeps).
             let resolved = try #require(realpath(FileManager.default.temporaryDirectory.path, nil))
             defer { free(resolved) }
             let folder = String(cString: resolved)
-            let result = try run(
+            let result = try await run(
                 "printf '%s %s' \"$GREETING\" \"$(pwd -P)\"", environment: ["GREETING": "hello"], directory: folder)
             #expect(result.stdout == "hello \(folder)")
-            #expect(try run("printf '%s' \"${HOME-unset}\"", environment: [:]).stdout == "unset")
+            #expect(try await run("printf '%s' \"${HOME-unset}\"", environment: [:]).stdout == "unset")
         }
 
-        @Test func aSignal_endsTheChild_andIsReportedAsSuch() throws {
+        @Test func aSignal_endsTheChild_andIsReportedAsSuch() async throws {
             let child = try ChildProcess("/bin/sh", arguments: ["-c", "printf ready; exec sleep 30"])
             #expect(child.termination == nil)
-            #expect(child.stdout?.wait(within: 0.05) == nil, "the pipe stays open while the child runs")
+            _ = try #require(await waitForOutput(child), "the child runs")
+            #expect(child.stdout?.wait(within: 0) == nil, "the pipe stays open while the child runs")
             child.signal(SIGTERM)
-            #expect(child.waitForExit(within: 10) == .signalled(SIGTERM))
+            let (ended, output) = try await blocking { (child.waitForExit(within: 10), child.stdout?.wait(within: 5)) }
+            #expect(ended == .signalled(SIGTERM))
             #expect(child.termination?.status == SIGTERM)
-            #expect(child.stdout?.wait(within: 5).map { String(decoding: $0, as: UTF8.self) } == "ready")
+            #expect(output.map { String(decoding: $0, as: UTF8.self) } == "ready")
             child.signal(SIGTERM)  // after the end: nothing to signal, no other process reached
         }
 
         /// The child runs with an empty signal mask and SIGTERM at its default even when the starting thread blocks
         /// it (as test runners' threads may).
-        @Test func aChildStartedFromAThreadThatBlocksSIGTERM_stillEndsOnIt() throws {
-            let started = try onThreadBlocking(SIGTERM) {
-                try ChildProcess("/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
+        @Test func aChildStartedFromAThreadThatBlocksSIGTERM_stillEndsOnIt() async throws {
+            let started = try await blocking {
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, SIGTERM)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                return try ChildProcess(
+                    "/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
             }
             started.signal(SIGTERM)
-            #expect(started.waitForExit(within: 10) == .signalled(SIGTERM))
+            #expect(try await blocking { started.waitForExit(within: 10) } == .signalled(SIGTERM))
         }
 
-        @Test func kill_endsAChildThatIgnoresSIGTERM() throws {
+        @Test func kill_endsAChildThatIgnoresSIGTERM() async throws {
             let child = try ChildProcess(
                 "/bin/sh", arguments: ["-c", "trap '' TERM; printf ready; while :; do sleep 1; done"])
-            _ = try #require(waitForOutput(child))
+            _ = try #require(await waitForOutput(child))
             child.signal(SIGTERM)
-            #expect(child.waitForExit(within: 0.3) == nil, "SIGTERM is ignored")
-            #expect(child.kill() == .signalled(SIGKILL))
+            let (afterTERM, afterKILL) = try await blocking { (child.waitForExit(within: 0.3), child.kill()) }
+            #expect(afterTERM == nil, "SIGTERM is ignored")
+            #expect(afterKILL == .signalled(SIGKILL))
         }
 
         @Test func aProgramThatCannotStart_isAnErrorNamingIt() {
@@ -78,58 +90,39 @@
         /// The child holds only its three standard descriptors, however many this process has open; with more open
         /// than glibc's directory buffer lists at once (about 1,365), Foundation's `Process.run()` on Linux could
         /// crash. A quarter of the soft limit at most, so that tests running beside it still have descriptors.
-        @Test func theChild_inheritsNoneOfThisProcesssDescriptors_evenWithThousandsOpen() throws {
+        @Test func theChild_inheritsNoneOfThisProcesssDescriptors_evenWithThousandsOpen() async throws {
             let count = min(1_500, sysconf(Int32(_SC_OPEN_MAX)) / 4)
             let held = (0..<count).map { _ in dup(0) }.filter { $0 >= 0 }
             defer { for fd in held { close(fd) } }
             #expect(held.allSatisfy { fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }, "inheritable")
             // `ls` lists the descriptors it inherited from the shell and those it opens itself: GNU ls one (the
             // folder, 3), macOS's two (fts keeps "." open on 3 and reads the folder on 4).
-            let result = try run("exec ls /dev/fd", environment: ["PATH": "/usr/bin:/bin"])
+            let result = try await run("exec ls /dev/fd", environment: ["PATH": "/usr/bin:/bin"])
             #expect(result.ended == .exited(0))
             let listed = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
             #expect(Set(listed).isSuperset(of: [0, 1, 2]), "\(result.stdout) \(result.stderr)")
             #expect(listed.allSatisfy { $0 <= 4 }, "no descriptor of this process: \(listed)")
         }
 
-        @Test func aChildItsOwnerLetsGo_isKilled() throws {
+        @Test func aChildItsOwnerLetsGo_isKilled() async throws {
             var child: ChildProcess? = try ChildProcess(
                 "/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
             let pid = child!.pid
             child = nil
             // kill(pid, 0) fails once the child is gone and reaped.
-            let deadline = Date() + 10
-            while kill(pid, 0) == 0 && Date() < deadline { usleep(10_000) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while kill(pid, 0) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(kill(pid, 0) != 0, "pid \(pid) is gone")
         }
 
-        private func waitForOutput(_ child: ChildProcess) -> Data? {
-            let deadline = Date() + 10
-            while Date() < deadline {
+        /// What the child printed, once it printed something (within 10 s).
+        private func waitForOutput(_ child: ChildProcess) async -> Data? {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
                 if let output = child.stdout?.received, !output.isEmpty { return output }
-                usleep(5_000)
+                try? await Task.sleep(for: .milliseconds(5))
             }
             return nil
-        }
-
-        /// Runs `body` on a new thread that blocks `signal`, and returns what it returns.
-        private func onThreadBlocking<T: Sendable>(
-            _ signal: Int32, _ body: @escaping @Sendable () throws -> T
-        ) throws -> T {
-            let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var result: Result<T, any Error>?
-            Thread {
-                var blocked = sigset_t()
-                sigemptyset(&blocked)
-                sigaddset(&blocked, signal)
-                pthread_sigmask(SIG_BLOCK, &blocked, nil)
-                result = Result { try body() }
-                done.signal()
-            }.start()
-            guard done.wait(timeout: .now() + 10) == .success, let result else {
-                throw CancellationError()
-            }
-            return try result.get()
         }
     }
 #endif

@@ -46,7 +46,7 @@ struct HTTPServerTests {
         static let fileBody = FileBody(pattern)
 
         /// The next parked request's promise, or a failure after `seconds`.
-        func nextParked(within seconds: Int = 5) async throws -> ReplyPromise {
+        func nextParked(within seconds: Int = 15) async throws -> ReplyPromise {
             try await withThrowingTaskGroup(of: ReplyPromise?.self) { group in
                 group.addTask { [parked] in
                     var iterator = parked.makeAsyncIterator()
@@ -86,7 +86,7 @@ struct HTTPServerTests {
 
     /// Waits until `condition` holds, checking every few milliseconds; fails after `seconds`.
     private func waitUntil(
-        _ what: String, within seconds: Double = 5, _ condition: () -> Bool
+        _ what: String, within seconds: Double = 15, _ condition: () -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {

@@ -56,9 +56,10 @@
         @Test(arguments: [false, true])
         func aFullPipe_getsEveryByteOnceTheReaderCatchesUp(nonBlocking: Bool) async throws {
             let ends = try Self.pipeEnds(nonBlockingWrite: nonBlocking)
-            // Four times a Linux pipe's 64 KB: the writer must wait for the reader, which starts 200 ms late.
+            // Four times a Linux pipe's 64 KB: the writer must wait for the reader, which starts 50 ms late (well within
+            // the second a non-blocking writer waits for progress).
             let bytes = (0..<262_144).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-            let reader = SlowReader(ends.read, delay: 0.2)
+            let reader = SlowReader(ends.read, delay: 0.05)
             let written = try await blocking {
                 Output.write(bytes, to: ends.write)
                 close(ends.write)

@@ -423,9 +423,10 @@
             let upstream = try RunningServer(["--port", "0"])
             let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
             // The upstream is killed when `upstream` goes (RunningServer's deinit).
-            let same = try await CLIRunner.run([
-                "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--api", "albums",
-            ])
+            let same = try await CLIRunner.run(
+                [
+                    "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--api", "albums",
+                ], limit: 30)
             #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
             #expect(same.stdout.contains("checked "))
             #expect(same.stdout.contains(" 0 breaking, 0 new"))
@@ -441,9 +442,10 @@
                                "bad": {"body": "{"}, "nil": {"body": ""}}}]}
                 """
             try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
-            let drifted = try await CLIRunner.run([
-                "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--fixtures", folder.path,
-            ])
+            let drifted = try await CLIRunner.run(
+                [
+                    "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,
+                ], limit: 30)
             #expect(drifted.status == 1)
             #expect(
                 drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
@@ -466,9 +468,10 @@
                                "bad": {"body": "{"}, "nil": {"body": ""}}}]}
                 """#
             try Data(stubs.utf8).write(to: folder.appendingPathComponent("itunes-search/stubs.json"))
-            let drifted = try await CLIRunner.run([
-                "drift", "--upstream", upstreamURL, "--upstream-timeout", "2", "--fixtures", folder.path,
-            ])
+            let drifted = try await CLIRunner.run(
+                [
+                    "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,
+                ], limit: 30)
             #expect(drifted.status == 1, "\(drifted.stdout)\(drifted.stderr)")
             #expect(
                 drifted.stdout.contains(

@@ -1,4 +1,5 @@
 import Foundation
+import StubCore
 import Testing
 
 @testable import StubServerInProcess
@@ -60,15 +61,22 @@ struct InProcessStubsTests {
     }
 
     @Test func stop_endsAnswersUnderWay_andLaterRequestsCannotConnect() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
-        var hanging = URLRequest(url: Self.search)
-        hanging.setValue("slow", forHTTPHeaderField: "X-Stub-Variant")  // answers after 1.5 s
+        // An answer that never comes (not a slow one, which a stalled test could see finish before the stop).
+        var hang = StubVariant()
+        hang.fault = .hang
+        let stubs = InProcessStubs.start(
+            catalog: try StubCatalog(stubs: [
+                Stub(
+                    name: "search", request: RequestPattern(path: PathPattern("/search")),
+                    variants: ["good": hang, "bad": StubVariant(), "nil": StubVariant()])
+            ]))
         let session = URLSession(configuration: stubs.sessionConfiguration)
-        let pending = Task { try await session.data(for: hanging) }
+        let pending = Task { try await session.data(from: Self.search) }
         let deadline = ContinuousClock.now + .seconds(15)
         while stubs.requestCount(JournalQuery()) == 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(2))
         }
+        try #require(stubs.requestCount(JournalQuery()) == 1, "the request arrives within 15 s")
         await stubs.stop()
         #expect(stubs.hasStopped)
         await #expect {

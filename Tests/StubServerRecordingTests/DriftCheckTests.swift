@@ -55,9 +55,9 @@ struct DriftCheckTests {
             .write(to: api.appendingPathComponent("search.json"))
         let catalog = try StubCatalog.load(from: folder)
         let upstream = try StubServer.start(catalog: Self.upstream())
-        // A short bound of the test's own per request (4 here): an upstream that stops answering fails the test
-        // within seconds instead of the checker's default 30 s each.
-        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(3)).check(catalog)
+        // A bound of the test's own per request (15 s): an upstream that stops answering fails the test sooner than
+        // the checker's default 30 s each, and a loaded machine's slow first request does not.
+        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(15)).check(catalog)
         await upstream.stop()
         #expect(report.checked == ["get-search", "get-album", "get-feed", "get-gone"])
         #expect(report.skipped == [#"get-track: its path is not literal; add a "replay" example"#])
@@ -105,7 +105,7 @@ struct DriftCheckTests {
         }
         let fixtures = try StubCatalog(stubs: [stub(variant(body, type))])
         let upstream = try StubServer.start(catalog: StubCatalog(stubs: [stub(variant(upstreamBody, upstreamType))]))
-        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(5)).check(fixtures)
+        let report = await DriftChecker(upstream: upstream.baseURL, timeout: .seconds(15)).check(fixtures)
         await upstream.stop()
         return report
     }

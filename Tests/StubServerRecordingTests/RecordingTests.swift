@@ -32,7 +32,7 @@ struct RecordingTests {
                 sequence: ["good", "second"]),
             Stub(
                 name: "slow", request: RequestPattern(path: PathPattern("/slow")),
-                variants: variants(StubVariant(body: Array("late".utf8), delayMs: 3_000))),
+                variants: variants(StubVariant(body: Array("late".utf8), delayMs: 60_000))),
         ])
     }
 
@@ -154,9 +154,10 @@ struct RecordingTests {
         let recorded = try EventStreamFile.parse([UInt8](try Data(contentsOf: file)))
         #expect(recorded.map(\.lines) == script.map(\.lines))
         let pauses = recorded.map(\.delayMs)
-        // A pause is measured between arrivals: one piece reaching the recorder late shortens the next pause (by
-        // 23 ms in one CI run), so the bound is half the pause sent, and the figures come from a benchmark.
-        #expect(pauses[1] >= 150 && pauses[2] >= 150, "measured pauses, not much shorter than sent: \(pauses)")
+        // Pauses are measured between arrivals: a piece reaching the recorder late shortens the next pause (by 23 ms
+        // in one CI run). In their sum only the first event's lateness counts, so the sum is checked, against half
+        // the 600 ms sent; figures come from a benchmark.
+        #expect(pauses[1] + pauses[2] >= 300, "measured pauses, not much shorter than sent: \(pauses)")
         let stubs = String(
             decoding: try Data(contentsOf: folder.appendingPathComponent("127-0-0-1/stubs.json")), as: UTF8.self)
         #expect(stubs.contains(#""eventsFile" : "post-chat.good.sse""#))

@@ -37,7 +37,7 @@ struct FixtureScannerTests {
         defer { fixtures.remove() }
         let reports = Lock<[[String]]>([])
         let watcher = try FixtureWatcher(
-            root: fixtures.root, debounce: .milliseconds(60), scanInterval: .milliseconds(20)
+            root: fixtures.root, debounce: .milliseconds(500), scanInterval: .milliseconds(20)
         ) { changed in reports.withLock { $0.append(changed) } }
         defer { watcher.stop() }
         try fixtures.write("api/stubs.json", #"{"stubs": []}"#)

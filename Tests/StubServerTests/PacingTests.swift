@@ -20,7 +20,7 @@ struct PacingTests {
              "late": {"body": "late", "firstByteDelayMs": 300},
              "drip": {"body": "hello world!!!", "chunked": {"size": 5, "delayMs": 100}},
              "edge": {"body": "\#(body)", "network": "edge"},
-             "crawl": {"body": "\#(body)", "throttle": {"bytesPerSecond": 1000}}}},
+             "crawl": {"body": "\#(body)", "throttle": {"bytesPerSecond": 400}}}},
           {"name": "fast", "request": {"path": "/fast"},
            "variants": {"good": {"body": "fast"}, "bad": {"body": "{"}, "nil": {"body": ""}}}
         ]}

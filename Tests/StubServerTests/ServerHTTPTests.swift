@@ -171,7 +171,7 @@ struct ServerHTTPTests {
     }
 
     @Test func idleConnections_areClosed() async throws {
-        try await withTestServer(StubServer.Configuration(idleTimeout: .milliseconds(100))) { server, _ in
+        try await withTestServer(StubServer.Configuration(idleTimeout: .milliseconds(1000))) { server, _ in
             let port = server.port
             let (status, rest) = try await blocking {
                 let client = try RawHTTPClient(port: port)
