@@ -142,7 +142,6 @@ struct AlbumsEndToEndTests {
         async throws
     {
         try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
-            let server = stubs.server
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let http = stubs.client()

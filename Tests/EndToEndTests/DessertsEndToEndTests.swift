@@ -58,7 +58,6 @@ struct DessertsEndToEndTests {
 
     @Test(arguments: Transport.allCases) func detail_decodesEmptyStringSlots(_ transport: Transport) async throws {
         try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
-            let server = stubs.server
             let model = DessertDetailViewModel(id: "52893", title: "Apple & Blackberry Crumble", client: client(stubs))
             await model.viewAppeared()
             guard case .loaded(let meal) = model.state else {
@@ -80,7 +79,6 @@ struct DessertsEndToEndTests {
         async throws
     {
         try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
-            let server = stubs.server
             let model = DessertDetailViewModel(id: "53049", title: "Apam balik", client: client(stubs))
             await model.viewAppeared()
             guard case .loaded(let meal) = model.state else {

@@ -97,7 +97,6 @@ struct TrackSearchEndToEndTests {
 
     @Test(arguments: Transport.allCases) func mixedMedia_showsEveryKind(_ transport: Transport) async throws {
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
-            let server = stubs.server
             let (model, _) = make(stubs)
             await model.searchTextChanged("surf")?.value
             #expect(
@@ -118,7 +117,6 @@ struct TrackSearchEndToEndTests {
 
     @Test(arguments: Transport.allCases) func aTermNobodyRecorded_isEmpty(_ transport: Transport) async throws {
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
-            let server = stubs.server
             let (model, _) = make(stubs)
             await model.searchTextChanged("zzz")?.value
             #expect(model.status == .empty)
