@@ -48,7 +48,9 @@ struct RecordingTests {
             Thread {
                 continuation.resume(
                     with: Result {
-                        let client = try RawHTTPClient(port: port, timeout: 10)
+                        // 30 s: a bound for a hang, not a measure; on a loaded 2-core machine the recorder's
+                        // round trip (URLSession, the cooperative pool) has taken more than 10 s.
+                        let client = try RawHTTPClient(port: port, timeout: 30)
                         try client.send(
                             "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
                         return try client.readResponse()
@@ -119,7 +121,7 @@ struct RecordingTests {
     func postReadingToEnd(_ target: String, to server: StubServer) async throws -> String {
         let port = server.port
         return try await blocking {
-            let client = try RawHTTPClient(port: port, timeout: 10)
+            let client = try RawHTTPClient(port: port, timeout: 30)  // a bound for a hang (see `get`)
             try client.send(
                 "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
             return String(decoding: client.readToEnd(), as: UTF8.self)
