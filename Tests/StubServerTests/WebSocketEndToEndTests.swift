@@ -27,6 +27,14 @@ struct WebSocketEndToEndTests {
         return socket
     }
 
+    /// The close the journal records for the last live-updates socket, once it records one (within 15 s).
+    private static func journaledClose(_ server: StubServer) async throws -> String? {
+        try await waitUntil("the close is journaled") {
+            server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
+        }
+        return server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose
+    }
+
     @Test func theHandshake_isAccepted_andTheScriptGreetsAndReplies() async throws {
         try await withMockData { server in
             let port = server.port
@@ -75,10 +83,7 @@ struct WebSocketEndToEndTests {
             #expect(close.closeCode == code)
             #expect(close.closeReason == reason)
             #expect(rest.isEmpty, "nothing after the close frame, then the connection ends")
-            try await waitUntil("the close is journaled") {
-                server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
-            }
-            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == "\(code) \(reason)")
+            #expect(try await Self.journaledClose(server) == "\(code) \(reason)")
         }
     }
 
@@ -160,10 +165,7 @@ struct WebSocketEndToEndTests {
             #expect(greeting == Self.hello)
             #expect(close.closeCode == 1001 && close.closeReason == "server restarting")
             #expect(rest.isEmpty)
-            try await waitUntil("the close is journaled") {
-                server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
-            }
-            #expect(server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == "1001")
+            #expect(try await Self.journaledClose(server) == "1001")
         }
     }
 
