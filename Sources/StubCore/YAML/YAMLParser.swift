@@ -499,12 +499,25 @@ struct YAMLParser {
         index - lineStart(of: index)
     }
 
+    /// The line and column of `index`. Columns count characters from the line's start; the count is carried
+    /// forward from the last position asked for on the same line, so a document on one long line (minified JSON)
+    /// costs linear time, not quadratic.
     var position: YAMLPosition {
-        let start = lineStart(of: index)
-        let line = lineIndex(of: index)
-        let characters = bytes[start..<min(index, bytes.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return YAMLPosition(line: line + 1, column: characters + 1)
+        mutating get {
+            let line = lineIndex(of: index)
+            let end = min(index, bytes.count)
+            var (from, characters) = (lineStarts[line], 0)
+            if let last = lastColumn, last.line == line, last.offset <= end {
+                (from, characters) = (last.offset, last.characters)
+            }
+            characters += bytes[from..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            lastColumn = (line, end, characters)
+            return YAMLPosition(line: line + 1, column: characters + 1)
+        }
     }
+
+    /// The last column counted by `position`: its line, byte offset and characters before it on that line.
+    private var lastColumn: (line: Int, offset: Int, characters: Int)?
 
     private func lineIndex(of offset: Int) -> Int {
         var (low, high) = (0, lineStarts.count - 1)
@@ -519,7 +532,7 @@ struct YAMLParser {
         lineStarts[lineIndex(of: offset)]
     }
 
-    func error(_ message: String) -> YAMLError {
+    mutating func error(_ message: String) -> YAMLError {
         YAMLConverter.error(position, message)
     }
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs the whole suite N times in each of three modes and prints how many runs passed in each, the tests that failed
+# and the slowest tests: a suite that passes once proves little on a shared 2-core machine.
+#
+#   scripts/stress-tests.sh N [MODE...]     MODE: plain (default all three), pinned (taskset -c 0), loaded (2 x yes)
+#
+# Builds the tests once (`swift build --build-tests`), then runs `swift test --skip-build` each time. Logs are in
+# .build/stress/MODE-RUN.log. Exits 1 when any run failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs="${1:?usage: scripts/stress-tests.sh N [plain|pinned|loaded]...}"
+shift
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(plain pinned loaded)
+for mode in "${modes[@]}"; do
+  case "$mode" in
+  plain | loaded) ;;
+  pinned) command -v taskset >/dev/null || { echo "stress: pinned needs taskset (util-linux)" >&2; exit 64; } ;;
+  *) echo "stress: unknown mode '$mode' (plain, pinned, loaded)" >&2; exit 64 ;;
+  esac
+done
+
+logs=.build/stress
+rm -rf "$logs"
+mkdir -p "$logs"
+swift build --build-tests >/dev/null
+
+hogs=()
+stop_hogs() {
+  for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
+  hogs=()
+}
+trap stop_hogs EXIT
+
+failed=0
+summary=()
+for mode in "${modes[@]}"; do
+  passes=0
+  if [ "$mode" = loaded ]; then
+    # Two CPU-bound processes beside the suite: every test competes for both cores.
+    yes >/dev/null &
+    hogs+=($!)
+    yes >/dev/null &
+    hogs+=($!)
+  fi
+  for run in $(seq 1 "$runs"); do
+    log="$logs/$mode-$run.log"
+    command=(swift test --skip-build)
+    [ "$mode" = pinned ] && command=(taskset -c 0 "${command[@]}")
+    started=$(date +%s)
+    if "${command[@]}" >"$log" 2>&1; then
+      passes=$((passes + 1))
+      verdict=passed
+    else
+      verdict=FAILED
+      failed=1
+    fi
+    echo "stress: $mode run $run: $verdict in $(($(date +%s) - started)) s ($(grep -E -o 'Test run with [0-9]+ tests' "$log" | tail -1 || true))"
+    if [ "$verdict" = FAILED ]; then
+      grep -E '^✘ Test .* (failed|recorded an issue)' "$log" | sed 's/^/    /' | sort -u | head -20 || true
+    fi
+  done
+  stop_hogs
+  summary+=("$mode: $passes of $runs passed")
+done
+
+echo "stress: slowest tests over every run:"
+cat "$logs"/*.log | grep -E '^✔ Test [^ ]+\(.*\) passed after [0-9.]+ seconds' |
+  sed -E 's/^✔ Test ([^ ]+\(.*\)) passed after ([0-9.]+) seconds.*/\2 \1/' | sort -rn | awk '!seen[$2]++' | head -15 |
+  sed 's/^/    /'
+for line in "${summary[@]}"; do echo "stress: $line"; done
+exit "$failed"
