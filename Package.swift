@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(
-            name: "StubServerTesting", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
+            name: "StubServerTesting", dependencies: ["Locking", "StubContracts", "StubServer", "StubServerInProcess"],
             swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
@@ -69,7 +69,8 @@ let package = Package(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
             swiftSettings: settings),
         .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
-        .target(name: "NetworkingTestSupport", dependencies: ["Locking", "Networking"], swiftSettings: settings),
+        .target(
+            name: "NetworkingTestSupport", dependencies: ["Locking", "Networking", "TestWaiting"], swiftSettings: settings),
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
         .target(name: "DessertsFeature", dependencies: ["Networking"], swiftSettings: settings),
@@ -87,32 +88,37 @@ let package = Package(
                 "Locking", "MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath",
             ],
             swiftSettings: settings),
-        .target(name: "RawHTTPClient", swiftSettings: settings),
+        // Bounded waits shared by both sides' test support: `waitUntil`, `Gate`.
+        .target(name: "TestWaiting", dependencies: ["Locking"], swiftSettings: settings),
+        // The stub side's test support (no product): the async raw HTTP and WebSocket client, temporary fixtures,
+        // exchange helpers; blocking calls in tests live only here.
+        .target(name: "StubTestSupport", dependencies: ["Locking", "StubCore", "TestWaiting"], swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
-            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "RawHTTPClient"], swiftSettings: settings),
+            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
-            name: "StubServerInProcessTests", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess"],
+            name: "StubServerInProcessTests",
+            dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(
-            name: "ChildProcessesTests", dependencies: ["ChildProcesses", "RawHTTPClient"], swiftSettings: settings),
+            name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"], swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [
-                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "RawHTTPClient",
+                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "StubTestSupport",
                 "StubCore", "StubServer",
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "ControlPageBrowserTests",
-            dependencies: ["ChildProcesses", "NetworkingTestSupport", "RawHTTPClient", "StubContracts", "StubServer"],
+            dependencies: ["ChildProcesses", "NetworkingTestSupport", "StubTestSupport", "StubContracts", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -164,7 +170,8 @@ let package = Package(
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "Locking", "MoviesFeature", "Networking",
                 "NetworkingTestSupport",
-                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "TopSongsFeature",
+                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "StubTestSupport",
+                "TopSongsFeature",
                 "TrackSearchFeature",
             ],
             swiftSettings: settings
@@ -177,24 +184,24 @@ let package = Package(
         .testTarget(
             name: "StubServerRecordingTests",
             dependencies: [
-                "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServer", "StubServerRecording", "XMLPath",
+                "Locking", "NetworkingTestSupport", "StubTestSupport", "StubServer", "StubServerRecording", "XMLPath",
             ],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",
-            dependencies: ["Locking", "RawHTTPClient", "StubServer", "StubServerInProcess", "StubServerTesting"],
+            dependencies: ["Locking", "StubTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting"],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerXCTests",
-            dependencies: ["RawHTTPClient", "StubServer", "StubServerInProcess", "StubServerXCTest"],
+            dependencies: ["StubTestSupport", "StubServer", "StubServerInProcess", "StubServerXCTest"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "RawHTTPClient", "StubServerCLI",
+                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "StubTestSupport", "StubServerCLI",
                 "StubServerRecordCLI",
                 "StubServer",
             ],

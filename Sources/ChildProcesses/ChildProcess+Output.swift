@@ -7,7 +7,7 @@
         /// child), and closed there.
         public final class Output: Sendable {
             private let state = Lock(State())
-            private let ended = DispatchSemaphore(value: 0)
+            private let ended = Occurrence()
 
             private struct State {
                 var data = Data()
@@ -27,7 +27,7 @@
                     }
                     close(fd)
                     self.state.withLock { $0.hasEnded = true }
-                    self.ended.signal()
+                    self.ended.happen()
                 }
                 .start()
             }
@@ -38,11 +38,10 @@
             /// Whether the child closed the pipe (it ended, or closed its end).
             public var hasEnded: Bool { state.withLock { $0.hasEnded } }
 
-            /// Everything, once the stream ended within `seconds`; nil if it is still open then.
-            public func wait(within seconds: Double) -> Data? {
-                guard ended.wait(timeout: .now() + seconds) == .success else { return nil }
-                ended.signal()  // later waits return at once
-                return received
+            /// Everything, once the stream ended within `seconds`; nil if it is still open then (or the task was
+            /// cancelled). The task waits suspended, holding no thread.
+            public func end(within seconds: Double) async -> Data? {
+                await ended.wait(within: seconds) ? received : nil
             }
         }
     }

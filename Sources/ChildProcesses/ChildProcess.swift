@@ -8,7 +8,7 @@
     #endif
 
     /// A program a test runs, started with `posix_spawn`: its output read to the end on threads of its own, its exit
-    /// awaited with a deadline, and nothing of the test process lent to it but the three descriptors it is given.
+    /// awaited with a deadline by a suspended task (no thread of the cooperative pool held), and nothing of the test process lent to it but the three descriptors it is given.
     ///
     /// Not Foundation's `Process`: on Linux its `run()` lists `/proc/self/fd` to close every other descriptor in the
     /// child and, in swift-corelibs-foundation before #5472, copies each entry whole, reading past the end of
@@ -55,13 +55,13 @@
         public let stdout: Output?
         /// What the child writes to its standard error, when captured.
         public let stderr: Output?
-        private let exit = Exit()
+        private let ending = Exit()
 
         /// How the child ended, set by the thread that waits for it; a box of its own, so that the thread does not
         /// keep the `ChildProcess` (whose end kills a running child) alive.
         private final class Exit: Sendable {
             let termination = Lock<Termination?>(nil)
-            let ended = DispatchSemaphore(value: 0)
+            let ended = Occurrence()
         }
 
         /// Starts `executable` with `arguments`, `environment` (this process's when nil) in `directory` (this
@@ -92,19 +92,19 @@
             self.pid = pid
             self.stdout = outPipe.map { Output(reading: $0.read) }
             self.stderr = errPipe.map { Output(reading: $0.read) }
-            let exit = exit
+            let ending = ending
             Thread {
                 // Waits without reaping, then reaps under the lock `signal(_:)` takes: a signal can never reach
                 // another process that reused the number.
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-                exit.termination.withLock { termination in
+                ending.termination.withLock { termination in
                     var status: Int32 = 0
                     var reaped = waitpid(pid, &status, 0)
                     while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, 0) }
                     termination = reaped == pid ? Termination(waitStatus: status) : .exited(-1)
                 }
-                exit.ended.signal()
+                ending.ended.happen()
             }
             .start()
         }
@@ -116,27 +116,26 @@
         }
 
         /// How the child ended; nil while it runs.
-        public var termination: Termination? { exit.termination.withLock { $0 } }
+        public var termination: Termination? { ending.termination.withLock { $0 } }
 
-        /// Waits at most `seconds` for the child to end; nil if it still runs then.
-        public func waitForExit(within seconds: Double) -> Termination? {
-            guard exit.ended.wait(timeout: .now() + seconds) == .success else { return nil }
-            exit.ended.signal()  // later waits return at once
-            return termination
+        /// Waits at most `seconds` for the child to end; nil if it still runs then (or the task was cancelled). The
+        /// task waits suspended, holding no thread.
+        public func exit(within seconds: Double) async -> Termination? {
+            await ending.ended.wait(within: seconds) ? termination : nil
         }
 
         /// Sends `signal` to the child unless it has ended.
         public func signal(_ signal: Int32) {
-            exit.termination.withLock { termination in
+            ending.termination.withLock { termination in
                 if termination == nil { send(signal, to: pid) }
             }
         }
 
         /// Kills the child (SIGKILL) and waits at most 5 s for it to end.
         @discardableResult
-        public func kill() -> Termination? {
+        public func kill() async -> Termination? {
             signal(SIGKILL)
-            return waitForExit(within: 5)
+            return await exit(within: 5)
         }
 
         /// A pipe whose ends the child does not inherit unless given them (`adddup2` clears close-on-exec on the

@@ -1,11 +1,13 @@
 import Foundation
+import Locking
 import StubServer
 
 /// Writes recorded answers into one API folder in the ordinary fixture format: a `stubs.json` entry per request
 /// (method, literal path, an exact matcher per query parameter) with the answer as `good`, byte for byte in a
 /// body file, plus generated `nil` and `bad`. An existing `stubs.json` is extended, never clobbered; every file
-/// is written atomically; secrets are redacted before anything is written.
-actor FixtureWriter {
+/// is written atomically; secrets are redacted before anything is written. Records are made one at a time, on the
+/// caller's thread (the recorder's is URLSession's, never Swift's cooperative pool).
+final class FixtureWriter: Sendable {
     /// The API folder, such as `MockData/itunes-apple-com`.
     let folder: URL
     let redaction: Redaction
@@ -14,6 +16,9 @@ actor FixtureWriter {
 
     /// Answer headers never written: per-connection, per-answer or secret.
     static let droppedHeaders = ["Date", "Content-Length", "Set-Cookie", "Content-Encoding", "Transfer-Encoding"]
+
+    /// Held while a record is made: two answers recorded at once must not both read, then write, `stubs.json`.
+    private let recording = Lock(())
 
     init(folder: URL, redaction: Redaction, appendsSequences: Bool) {
         self.folder = folder
@@ -30,6 +35,16 @@ actor FixtureWriter {
     func record(
         _ request: ForwardedRequest, host: String?, status: Int, headers: [HeaderField], body: [UInt8],
         arrivals: [EventStreamFile.Arrival] = []
+    ) throws -> String? {
+        try recording.withLock { _ throws -> String? in
+            try recordHoldingTheLock(
+                request, host: host, status: status, headers: headers, body: body, arrivals: arrivals)
+        }
+    }
+
+    private func recordHoldingTheLock(
+        _ request: ForwardedRequest, host: String?, status: Int, headers: [HeaderField], body: [UInt8],
+        arrivals: [EventStreamFile.Arrival]
     ) throws -> String? {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("stubs.json")

@@ -46,7 +46,7 @@ public struct HARImporter: Sendable {
                 ?? FixtureWriter(
                     folder: fixtures.appendingPathComponent(folder), redaction: redaction, appendsSequences: true)
             writers[folder] = writer
-            if let line = try await writer.record(
+            if let line = try writer.record(
                 entry.request, host: entry.host, status: entry.status, headers: entry.headers, body: entry.body)
             {
                 lines.append(line)

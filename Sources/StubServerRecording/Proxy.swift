@@ -17,6 +17,6 @@ public struct Proxy: RequestForwarder {
     }
 
     package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
-        Task { completion(await client.send(request)) }
+        client.send(request) { completion($0.answer) }
     }
 }

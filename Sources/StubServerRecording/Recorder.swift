@@ -46,13 +46,12 @@ public struct Recorder: RequestForwarder {
     }
 
     package func forward(_ request: ForwardedRequest, completion: @escaping @Sendable (ForwardedAnswer) -> Void) {
-        let (client, writer, log, host) = (client, writer, log, client.upstream.host)
-        Task {
-            let timed = await client.sendTimed(request)
+        let (writer, log, host) = (writer, log, client.upstream.host)
+        client.send(request) { timed in
             let answer = timed.answer
             if case .response(let status, let headers, let body) = answer {
                 do {
-                    if let line = try await writer.record(
+                    if let line = try writer.record(
                         request, host: host, status: status, headers: headers, body: body, arrivals: timed.arrivals)
                     {
                         log(line)
@@ -64,4 +63,5 @@ public struct Recorder: RequestForwarder {
             completion(answer)
         }
     }
+
 }

@@ -30,13 +30,24 @@ struct UpstreamClient: Sendable {
     /// Sends `request`; the whole answer comes back once it has ended (a stream too: it is passed on after its
     /// last byte, with when each piece arrived).
     func sendTimed(_ request: ForwardedRequest) async -> Timed {
+        await withCheckedContinuation { continuation in
+            send(request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Sends `request` and calls `completion` once: with the answer, or with 504 when `timeout` passes first (a late
+    /// answer is dropped, never waited for). `completion` runs on a thread of URLSession's or Dispatch's, never on
+    /// Swift's cooperative pool: a server recording or proxying inside a test process answers on time however busy
+    /// the process's own tasks keep that pool.
+    func send(_ request: ForwardedRequest, completion: @escaping @Sendable (Timed) -> Void) {
         let base =
             upstream.absoluteString.hasSuffix("/")
             ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
         guard let url = URL(string: base + request.target) else {
-            return Timed(
-                answer: .failed(
-                    status: 502, message: "cannot build an upstream URL from \(upstream) and \(request.target)"))
+            return completion(
+                Timed(
+                    answer: .failed(
+                        status: 502, message: "cannot build an upstream URL from \(upstream) and \(request.target)")))
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
@@ -52,37 +63,36 @@ struct UpstreamClient: Sendable {
         configuration.timeoutIntervalForRequest = urlRequest.timeoutInterval + 5
         configuration.timeoutIntervalForResource = urlRequest.timeoutInterval + 5
         urlRequest.timeoutInterval += 5
-        let collector = Collector()
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        let limit = timeout
-        let fetch: @Sendable () async -> Timed = { [upstream, urlRequest] in
-            defer { session.finishTasksAndInvalidate() }
-            let (data, response, arrivals, error) = await collector.load(urlRequest, with: session)
+        // The first of the answer and the deadline wins.
+        let decided = Once()
+        let upstream = upstream
+        let collector = Collector { data, response, arrivals, error in
+            guard decided.claim() else { return }
             guard let response, error == nil else {
                 let cause = error?.localizedDescription ?? "no answer"
-                return Timed(answer: .failed(status: 502, message: "upstream \(upstream) cannot be reached: \(cause)"))
+                return completion(
+                    Timed(answer: .failed(status: 502, message: "upstream \(upstream) cannot be reached: \(cause)")))
             }
-            return Timed(answer: Self.answer(data: data, response: response, upstream: upstream), arrivals: arrivals)
+            completion(
+                Timed(answer: Self.answer(data: data, response: response, upstream: upstream), arrivals: arrivals))
         }
-        // The first of the answer and the deadline wins; a late answer is dropped, never waited for.
-        let decided = Once()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Timed, Never>) in
-            let fetching = Task {
-                let answer = await fetch()
-                if decided.claim() { continuation.resume(returning: answer) }
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                guard decided.claim() else { return }
-                fetching.cancel()
-                session.invalidateAndCancel()
-                continuation.resume(
-                    returning: Timed(
-                        answer: .failed(
-                            status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))"))
-                )
-            }
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
+        session.dataTask(with: urlRequest).resume()
+        session.finishTasksAndInvalidate()
+        let limit = timeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(limit))) {
+            guard decided.claim() else { return }
+            session.invalidateAndCancel()
+            completion(
+                Timed(
+                    answer: .failed(
+                        status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))")))
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// One task's answer as it arrives: the response, the body's bytes, and when each piece came after the head.
@@ -92,17 +102,14 @@ struct UpstreamClient: Sendable {
             var data = Data()
             var headAt = ContinuousClock.now
             var arrivals: [EventStreamFile.Arrival] = []
-            var done: CheckedContinuation<(Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?), Never>?
         }
         private let state = Lock(State())
 
-        func load(_ request: URLRequest, with session: URLSession) async -> (
-            Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?
-        ) {
-            await withCheckedContinuation { continuation in
-                state.withLock { $0.done = continuation }
-                session.dataTask(with: request).resume()
-            }
+        /// Called once, when the task completes: the body, the response, when the pieces came, the error if any.
+        private let done: @Sendable (Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?) -> Void
+
+        init(done: @escaping @Sendable (Data, URLResponse?, [EventStreamFile.Arrival], (any Error)?) -> Void) {
+            self.done = done
         }
 
         func urlSession(
@@ -130,11 +137,8 @@ struct UpstreamClient: Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            let (continuation, result) = state.withLock { state in
-                defer { state.done = nil }
-                return (state.done, (state.data, task.response ?? state.response, state.arrivals, error))
-            }
-            continuation?.resume(returning: result)
+            let (data, response, arrivals) = state.withLock { ($0.data, task.response ?? $0.response, $0.arrivals) }
+            done(data, response, arrivals, error)
         }
     }
 

@@ -42,7 +42,7 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
-        let stubs = try InProcessStubs.start(fixtures: folder, configuration: configuration)
+        let stubs = InProcessStubs.start(catalog: try CatalogCache.catalog(of: folder), configuration: configuration)
         if contracts { stubs.runtime.installContractChecks() }
         let strictness = Strictness(
             unmatched: unmatched, location: test.sourceLocation,

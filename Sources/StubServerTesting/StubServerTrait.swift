@@ -50,7 +50,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
-        try await withStubServer(fixtures: folder, configuration: configuration) { server in
+        try await withStubServer(catalog: CatalogCache.catalog(of: folder), configuration: configuration) { server in
             if contracts { server.runtime.installContractChecks() }
             try server.choose(serverVariant: serverVariant, variants: variants)
             let strictness = Strictness(

@@ -2,10 +2,10 @@
 #if os(macOS) || os(Linux)
     import ChildProcesses
     import Foundation
-    import RawHTTPClient
+    import StubTestSupport
     import Testing
 
-    /// Every wait runs on a thread of its own (`blocking`), never holding one of the cooperative pool's threads.
+    /// Every wait is a suspended task, never holding one of the cooperative pool's threads.
     struct ChildProcessTests {
         /// Runs `script` with `/bin/sh -c`, waits (at most 10 s) for the end and both outputs.
         private func run(
@@ -13,12 +13,10 @@
         ) async throws -> (ended: ChildProcess.Termination?, stdout: String, stderr: String) {
             let child = try ChildProcess(
                 "/bin/sh", arguments: ["-c", script], environment: environment, directory: directory)
-            return try await blocking {
-                let ended = child.waitForExit(within: 10)
-                let out = child.stdout?.wait(within: 5) ?? Data()
-                let err = child.stderr?.wait(within: 5) ?? Data()
-                return (ended, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-            }
+            let ended = await child.exit(within: 10)
+            let out = await child.stdout?.end(within: 5) ?? Data()
+            let err = await child.stderr?.end(within: 5) ?? Data()
+            return (ended, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
         }
 
         @Test(arguments: [(0, ChildProcess.Termination.exited(0)), (3, .exited(3)), (255, .exited(255))])
@@ -45,9 +43,10 @@
             let child = try ChildProcess("/bin/sh", arguments: ["-c", "printf ready; exec sleep 30"])
             #expect(child.termination == nil)
             _ = try #require(await waitForOutput(child), "the child runs")
-            #expect(child.stdout?.wait(within: 0) == nil, "the pipe stays open while the child runs")
+            #expect(child.stdout?.hasEnded == false, "the pipe stays open while the child runs")
             child.signal(SIGTERM)
-            let (ended, output) = try await blocking { (child.waitForExit(within: 10), child.stdout?.wait(within: 5)) }
+            let ended = await child.exit(within: 10)
+            let output = await child.stdout?.end(within: 5)
             #expect(ended == .signalled(SIGTERM))
             #expect(child.termination?.status == SIGTERM)
             #expect(output.map { String(decoding: $0, as: UTF8.self) } == "ready")
@@ -66,7 +65,7 @@
                     "/bin/sh", arguments: ["-c", "exec sleep 30"], stdout: .discard, stderr: .discard)
             }
             started.signal(SIGTERM)
-            #expect(try await blocking { started.waitForExit(within: 10) } == .signalled(SIGTERM))
+            #expect(await started.exit(within: 10) == .signalled(SIGTERM))
         }
 
         @Test func kill_endsAChildThatIgnoresSIGTERM() async throws {
@@ -74,7 +73,8 @@
                 "/bin/sh", arguments: ["-c", "trap '' TERM; printf ready; while :; do sleep 1; done"])
             _ = try #require(await waitForOutput(child))
             child.signal(SIGTERM)
-            let (afterTERM, afterKILL) = try await blocking { (child.waitForExit(within: 0.3), child.kill()) }
+            let afterTERM = await child.exit(within: 0.3)
+            let afterKILL = await child.kill()
             #expect(afterTERM == nil, "SIGTERM is ignored")
             #expect(afterKILL == .signalled(SIGKILL))
         }
@@ -117,12 +117,10 @@
 
         /// What the child printed, once it printed something (within 10 s).
         private func waitForOutput(_ child: ChildProcess) async -> Data? {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                if let output = child.stdout?.received, !output.isEmpty { return output }
-                try? await Task.sleep(for: .milliseconds(5))
+            try? await waitUntil("the child to print", every: .milliseconds(5)) {
+                child.stdout?.received.isEmpty == false
             }
-            return nil
+            return child.stdout?.received.isEmpty == false ? child.stdout?.received : nil
         }
     }
 #endif

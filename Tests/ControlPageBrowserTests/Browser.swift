@@ -3,7 +3,7 @@
     import ChildProcesses
     import Foundation
     import NetworkingTestSupport
-    import RawHTTPClient
+    import StubTestSupport
 
     #if canImport(Glibc)
         import Glibc
@@ -58,7 +58,7 @@
             }
             let port = try freePort()
             let driver = try ChildProcess(driverPath, arguments: ["--port=\(port)"], stdout: .discard, stderr: .discard)
-            defer { driver.kill() }
+            defer { driver.signal(SIGKILL) }  // reaped by its waiting thread
             try await waitUntil("chromedriver to answer", within: .seconds(10), every: .milliseconds(20)) {
                 let ready = try? await Self.call(port, "GET", "/status", nil) as? [String: Any]
                 return ready?["ready"] as? Bool == true
@@ -146,11 +146,9 @@
             let head =
                 "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
-            let response = try await blocking {
-                let client = try RawHTTPClient(port: port, timeout: 30)
-                try client.send(Array(head.utf8) + Array(payload))
-                return try client.readResponse()
-            }
+            let client = try await RawHTTPClient(port: port, timeout: 30)
+            try await client.send(Array(head.utf8) + Array(payload))
+            let response = try await client.readResponse()
             let value = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["value"]
             if response.status >= 400 {
                 let message = (value as? [String: Any])?["message"] as? String ?? response.text

@@ -3,6 +3,7 @@ import ImageCache
 import Networking
 import NetworkingTestSupport
 import StubServer
+import StubTestSupport
 import Testing
 
 /// The image cache through the real client against the artwork fixtures.
@@ -10,7 +11,7 @@ struct ImageCacheEndToEndTests {
     private func withCache(_ body: (StubServer, ImageCache, URL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-images-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await withStubServer(fixtures: mockData) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             try await body(server, ImageCache(client: realClient(), directory: directory), directory)
         }
     }

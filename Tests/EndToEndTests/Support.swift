@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import StubServer
 import StubServerInProcess
+import StubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -50,13 +51,16 @@ struct Stubs: Sendable {
         _ transport: Transport, fixtures: URL = mockData, realHost: URL,
         isolation: isolated (any Actor)? = #isolation, _ body: (Stubs) async throws -> T
     ) async throws -> T {
+        // MockData's catalog is loaded once for the run, off the main actor: most tests here are `@MainActor`, and
+        // loading it there for each of them held every view model test behind it.
+        let catalog = fixtures == mockData ? try await MockData.catalog() : try StubCatalog.load(from: fixtures)
         switch transport {
         case .socket:
-            return try await withStubServer(fixtures: fixtures) { server in
+            return try await withStubServer(catalog: catalog) { server in
                 try await body(Stubs(server: server, baseURL: server.baseURL) { .ephemeral })
             }
         case .inProcess:
-            let stubs = try InProcessStubs.start(fixtures: fixtures)
+            let stubs = InProcessStubs.start(catalog: catalog)
             do {
                 let result = try await body(Stubs(server: stubs, baseURL: realHost) { stubs.sessionConfiguration })
                 await stubs.stop()

@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPMessages
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import HTTPEngine
@@ -98,11 +98,9 @@ struct HTTPServerTests {
     /// One request on a new connection, its answer read on a thread of its own.
     private func exchange(_ server: HTTPServer, _ request: String) async throws -> RawResponse {
         let port = server.port
-        return try await blocking {
-            let client = try RawHTTPClient(port: port)
-            try client.send(request)
-            return try client.readResponse()
-        }
+        let client = try await RawHTTPClient(port: port)
+        try await client.send(request)
+        return try await client.readResponse()
     }
 
     private func get(_ path: String, _ extra: String = "") -> String {
@@ -129,11 +127,11 @@ struct HTTPServerTests {
 
     @Test func aParkedReply_holdsBackThePipelinedRequestsBehindIt_inOrder() async throws {
         try await withServer { server, responder in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get("/park") + get("/a") + get("/b"))
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get("/park") + get("/a") + get("/b"))
             let promise = try await responder.nextParked()
             Self.fulfilElsewhere(promise, "parked")
-            let answers = try (0..<3).map { _ in try client.readResponse() }
+            let answers = try await client.readResponses(3)
             #expect(answers.map(\.text) == ["parked", "/a", "/b"])
             #expect(answers.map(\.status) == [202, 200, 200])
         }
@@ -141,31 +139,31 @@ struct HTTPServerTests {
 
     @Test func aClientThatLeavesWhileParked_isCleanedUpWhenTheReplyComes() async throws {
         try await withServer { server, responder in
-            var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
-            try client?.send(get("/park"))
+            var client: RawHTTPClient? = try await RawHTTPClient(port: server.port)
+            try await client?.send(get("/park"))
             let promise = try await responder.nextParked()
             #expect(server.openConnections == 1)
             client = nil
             Self.fulfilElsewhere(promise, "too late")
             try await waitUntil("the connection to close") { server.openConnections == 0 }
-            let next = try RawHTTPClient(port: server.port)
-            try next.send(get("/still"))
-            #expect(try next.readResponse().text == "/still")
+            let next = try await RawHTTPClient(port: server.port)
+            try await next.send(get("/still"))
+            #expect(try await next.readResponse().text == "/still")
         }
     }
 
     @Test func aPromiseFulfilledTwice_answersOnce() async throws {
         try await withServer { server, responder in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get("/park"))
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get("/park"))
             let promise = try await responder.nextParked()
             promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("first".utf8)))))
-            #expect(try client.readResponse().text == "first")
-            try client.send(get("/park"))
+            #expect(try await client.readResponse().text == "first")
+            try await client.send(get("/park"))
             let second = try await responder.nextParked()
             promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("stale".utf8)))))
             second.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("second".utf8)))))
-            #expect(try client.readResponse().text == "second")
+            #expect(try await client.readResponse().text == "second")
         }
     }
 
@@ -173,20 +171,20 @@ struct HTTPServerTests {
         let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServer.Limits())
         let responder = TestResponder()
         server.start(responder: responder)
-        let client = try RawHTTPClient(port: server.port)
-        try client.send(get("/park"))
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send(get("/park"))
         let promise = try await responder.nextParked()
         await server.stop()
-        #expect(client.readToEnd().isEmpty)
+        #expect(await client.readToEnd().isEmpty)
         promise.fulfil(Reply(.drop))
         #expect(server.openConnections == 0)
     }
 
     @Test func aStreamedReply_arrivesChunkedPieceByPiece() async throws {
         try await withServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get("/stream", "Connection: close\r\n"))
-            let text = String(decoding: client.readToEnd(), as: UTF8.self)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get("/stream", "Connection: close\r\n"))
+            let text = String(decoding: await client.readToEnd(), as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n"))
             #expect(!text.contains("Content-Length"))
@@ -198,9 +196,9 @@ struct HTTPServerTests {
         try await withServer { server, _ in
             var clients: [RawHTTPClient] = []
             for index in 0..<20 {
-                let client = try RawHTTPClient(port: server.port)
-                try client.send(get("/\(index)"))
-                #expect(try client.readResponse().text == "/\(index)")
+                let client = try await RawHTTPClient(port: server.port)
+                try await client.send(get("/\(index)"))
+                #expect(try await client.readResponse().text == "/\(index)")
                 clients.append(client)
             }
             #expect(server.openConnections == 20)
@@ -216,37 +214,38 @@ struct HTTPServerTests {
         try #require(fileLimit >= 2_600, "the open-file limit \(fileLimit) is too low for this test")
         try await withServer { server, _ in
             #expect(server.limits.maxConnections == OpenFileLimit.connections(underFileLimit: OpenFileLimit.current()))
-            let (answers, open) = try await blocking {
-                var clients: [RawHTTPClient] = []
-                for index in 0..<1_000 {
-                    let client = try RawHTTPClient(port: server.port)
-                    try client.send("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                    clients.append(client)
-                }
-                return (try clients.map { try $0.readResponse().text }, server.openConnections)
+            var clients: [RawHTTPClient] = []
+            for index in 0..<1_000 {
+                let client = try await RawHTTPClient(port: server.port)
+                try await client.send("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                clients.append(client)
             }
+            var answers: [String] = []
+            for client in clients { answers.append(try await client.readResponse().text) }
+            let open = server.openConnections
             #expect(answers == (0..<1_000).map { "/\($0)" })
             #expect(open == 1_000, "every connection kept alive")
         }
     }
 
     @Test func aFileBody_arrivesWholeAndInOrder_betweenPipelinedAnswers() async throws {
+        // The 3 MB pattern is made, and the bodies compared with it, on a thread of their own: in a debug build
+        // that is most of a second of work, which must not hold one of the cooperative pool's threads.
+        let fileBodyMade = try await blocking { TestResponder.fileBody != nil }
         #if os(Linux)
-            #expect(TestResponder.fileBody != nil, "Linux sends large bodies from memory files")
+            #expect(fileBodyMade, "Linux sends large bodies from memory files")
         #endif
         try await withServer { server, _ in
-            let port = server.port
-            // The 3 MB bodies are compared on the reading thread too, not on one of the cooperative pool's threads.
-            let (answers, filesIntact) = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(
-                    get("/a") + get("/file") + "HEAD /file HTTP/1.1\r\nHost: t\r\n\r\n" + get("/b") + get("/file"))
-                let answers = [
-                    try client.readResponse(), try client.readResponse(), try client.readResponse(head: true),
-                    try client.readResponse(), try client.readResponse(),
-                ]
-                return (answers, [answers[1].body == TestResponder.pattern, answers[4].body == TestResponder.pattern])
-            }
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
+                get("/a") + get("/file") + "HEAD /file HTTP/1.1\r\nHost: t\r\n\r\n" + get("/b") + get("/file"))
+            let answers = [
+                try await client.readResponse(), try await client.readResponse(),
+                try await client.readResponse(head: true), try await client.readResponse(),
+                try await client.readResponse(),
+            ]
+            let files = [answers[1].body, answers[4].body]
+            let filesIntact = try await blocking { files.map { $0 == TestResponder.pattern } }
             #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
             #expect(answers[0].text == "/a")
             #expect(filesIntact == [true, true], "both file bodies arrive byte for byte")
@@ -259,12 +258,10 @@ struct HTTPServerTests {
     @Test func aClientThatResetsDuringFileBodies_isForgotten_andTheServerGoesOn() async throws {
         try await withServer { server, _ in
             let port = server.port
-            try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(String(repeating: get("/file"), count: 8))
-                _ = try client.readResponse(head: true)
-                client.reset()
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(String(repeating: get("/file"), count: 8))
+            _ = try await client.readResponse(head: true)
+            await client.reset()
             try await waitUntil("the connection to close") { server.openConnections == 0 }
             #expect(try await exchange(server, get("/after")).text == "/after")
         }
@@ -272,24 +269,24 @@ struct HTTPServerTests {
 
     @Test func aClientThatResetsMidRequest_isForgotten() async throws {
         try await withServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("GET /partial HTTP/1.1\r\nHost: t\r\n")
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send("GET /partial HTTP/1.1\r\nHost: t\r\n")
             try await waitUntil("the connection to open") { server.openConnections == 1 }
-            client.reset()
+            await client.reset()
             try await waitUntil("the connection to close") { server.openConnections == 0 }
         }
     }
 
     @Test func aClientThatResetsWhileALargeAnswerWaits_isForgotten() async throws {
         try await withServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get("/big"))
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get("/big"))
             try await waitUntil("the connection to open") { server.openConnections == 1 }
-            client.reset()
+            await client.reset()
             try await waitUntil("the connection to close") { server.openConnections == 0 }
-            let next = try RawHTTPClient(port: server.port)
-            try next.send(get("/after"))
-            #expect(try next.readResponse().text == "/after")
+            let next = try await RawHTTPClient(port: server.port)
+            try await next.send(get("/after"))
+            #expect(try await next.readResponse().text == "/after")
         }
     }
 }

@@ -1,4 +1,4 @@
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import HTTPEngine
@@ -44,16 +44,16 @@ struct SocketTests {
     }
 
     /// A test process that starts a child while its servers serve must not lend it their descriptors.
-    @Test func theListenerAndEachConnection_areNotInheritedByChildProcesses() throws {
+    @Test func theListenerAndEachConnection_areNotInheritedByChildProcesses() async throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        let client = try RawHTTPClient(port: Int(try listener.localPort()))
-        var ready = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
-        #expect(poll(&ready, 1, 5000) == 1, "the connection arrives within 5 s")
-        guard case .connection(let connection) = listener.accept() else {
-            Issue.record("no connection to accept")
-            return
+        let client = try await RawHTTPClient(port: Int(try listener.localPort()))
+        var accepted: Socket?
+        try await waitUntil("the connection to arrive") {
+            if case .connection(let connection) = listener.accept() { accepted = connection }
+            return accepted != nil
         }
+        let connection = try #require(accepted)
         defer { connection.close() }
         withExtendedLifetime(client) {}
         let waker = try Waker()

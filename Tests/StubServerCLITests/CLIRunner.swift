@@ -75,32 +75,18 @@
             return environment
         }
 
-        /// Runs `stub-server ARGUMENTS` from the package root to completion, waiting on a thread of its own: a tool
-        /// that runs for seconds must not hold one of the cooperative pool's few threads meanwhile.
+        /// Runs `stub-server ARGUMENTS` from the package root to completion; the task waits suspended, holding no
+        /// thread of the cooperative pool while the tool runs.
         /// - Throws: `TimedOut` when the tool has not exited within `limit` seconds (it is killed).
         static func run(
             _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10,
             tool: URL = executable
         ) async throws -> Result {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread {
-                    continuation.resume(
-                        with: Swift.Result {
-                            try runBlocking(arguments, environment: changes, limit: limit, tool: tool)
-                        })
-                }
-                .start()
-            }
-        }
-
-        private static func runBlocking(
-            _ arguments: [String], environment changes: [String: String?], limit: Double, tool: URL
-        ) throws -> Result {
             let child = try ChildProcess(
                 tool.path, arguments: arguments, environment: environment(changes), directory: packageRoot.path)
-            let ended = child.waitForExit(within: limit)
-            if ended == nil { child.kill() }
-            let (stdout, stderr) = (child.stdout!.wait(within: 5), child.stderr!.wait(within: 5))
+            let ended = await child.exit(within: limit)
+            if ended == nil { await child.kill() }
+            let (stdout, stderr) = (await child.stdout!.end(within: 5), await child.stderr!.end(within: 5))
             guard let ended, let stdout, let stderr else {
                 throw TimedOut(
                     what: "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) to exit", limit: limit,
@@ -180,23 +166,19 @@
             return nil
         }
 
-        /// Sends `signal` and waits (at most `timeout` seconds, on a thread of its own) for the exit; returns the
-        /// exit status and stderr. A server that outlives the wait is killed: its status is then SIGKILL's, and
-        /// stderr says so.
+        /// Sends `signal` and waits (at most `timeout` seconds) for the exit; returns the exit status and stderr. A
+        /// server that outlives the wait is killed: its status is then SIGKILL's, and stderr says so.
         func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) async -> (status: Int32, stderr: String) {
             process.signal(signal)
-            let process = process
-            return await withCheckedContinuation { continuation in
-                Thread {
-                    let ended = process.waitForExit(within: timeout)
-                    let errors = process.stderr!
-                    var stderr = String(decoding: errors.wait(within: 5) ?? errors.received, as: UTF8.self)
-                    if ended == nil {
-                        stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n"
-                    }
-                    continuation.resume(returning: ((ended ?? process.kill())?.status ?? -1, stderr))
-                }.start()
+            let ended = await process.exit(within: timeout)
+            let errors = process.stderr!
+            var stderr = String(decoding: await errors.end(within: 5) ?? errors.received, as: UTF8.self)
+            if ended == nil {
+                stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n"
             }
+            let status: Int32
+            if let ended { status = ended.status } else { status = await process.kill()?.status ?? -1 }
+            return (status, stderr)
         }
     }
 #endif

@@ -1,7 +1,7 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
-    import RawHTTPClient
+    import StubTestSupport
     import Locking
     import Testing
 
@@ -23,11 +23,10 @@
             return (ends[0], ends[1])
         }
 
-        /// Reads everything until end of file on a thread of its own (not the cooperative pool, which the writer may
-        /// be blocking), starting after `delay` seconds; `wait` gives what it read, or nil after 10 s.
-        private final class SlowReader: Sendable {
+        /// Reads everything until end of file on a thread of its own, started now, reading after `delay` seconds;
+        /// `received` is what it read once the writer closed its end.
+        private final class LateReader: Sendable {
             private let result = Lock<[UInt8]?>(nil)
-            private let done = DispatchSemaphore(value: 0)
 
             init(_ descriptor: Int32, delay: Double) {
                 Thread { [self] in
@@ -41,33 +40,29 @@
                     }
                     close(descriptor)
                     self.result.withLock { $0 = received }
-                    self.done.signal()
                 }.start()
             }
 
-            func wait() -> [UInt8]? {
-                guard done.wait(timeout: .now() + 10) == .success else { return nil }
-                return result.withLock { $0 }
-            }
+            var received: [UInt8]? { result.withLock { $0 } }
         }
 
-        // The writes and waits below block: each runs on a thread of its own (`blocking`), never holding one of the
-        // cooperative pool's few threads.
+        // The writes below block by design (a CLI's output): each runs on a thread of its own (`blocking`), never
+        // holding one of the cooperative pool's few threads.
         @Test(arguments: [false, true])
         func aFullPipe_getsEveryByteOnceTheReaderCatchesUp(nonBlocking: Bool) async throws {
             let ends = try Self.pipeEnds(nonBlockingWrite: nonBlocking)
             // Four times a Linux pipe's 64 KB: the writer must wait for the reader, which starts 50 ms late (well within
             // the second a non-blocking writer waits for progress).
             let bytes = (0..<262_144).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-            let reader = SlowReader(ends.read, delay: 0.05)
-            let written = try await blocking {
+            let reader = LateReader(ends.read, delay: 0.05)
+            try await blocking {
                 Output.write(bytes, to: ends.write)
                 close(ends.write)
-                return reader.wait()
             }
-            let received = try #require(written, "the reader did not finish within 10 s")
+            try await waitUntil("the reader to finish") { reader.received != nil }
+            let received = reader.received ?? []
             #expect(received.count == bytes.count)
-            #expect(received == bytes)
+            #expect(received.elementsEqual(bytes), "every byte, in order")
         }
 
         @Test func aReaderThatNeverReads_costsTheWriterAboutASecond_thenTheRestIsDropped() async throws {

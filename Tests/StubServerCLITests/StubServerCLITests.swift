@@ -2,7 +2,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import NetworkingTestSupport
-    import RawHTTPClient
+    import StubTestSupport
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -177,14 +177,10 @@
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             #expect(await server.nextLine() == "Accepting up to 1 connections (--max-connections)")
             let port = try #require(address.port)
-            let (held, refused) = try await blocking {
-                let held = try RawHTTPClient(port: port)
-                try held.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
-                let status = try held.readResponse().status
-                let second = try RawHTTPClient(port: port)
-                return (status, try second.readResponse())
-            }
-            #expect(held == 200)
+            let held = try await RawHTTPClient(port: port)
+            try await held.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try await held.readResponse().status == 200)
+            let refused = try await RawHTTPClient(port: port).readResponse()
             #expect(refused.status == 503)
             #expect(refused.text.contains("too many open connections (limit 1)"))
             #expect(await server.stop().status == 0)
@@ -198,27 +194,26 @@
             let first = try #require(await server.nextLine())
             let port = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:))?.port)
             let pid = server.process.pid
-            let outcome = try await blocking { () throws -> (pauses: Int, ticks: Int?, afterwards: RawResponse) in
-                // More clients than descriptors: the first ones are accepted, the rest wait in the backlog.
-                var clients = try (0..<80).map { _ in try RawHTTPClient(port: port) }
-                // The first client was accepted first; it asks how often accepting paused, until it has.
-                var pauses = 0
-                let deadline = RawHTTPClient.now() + 10
-                while pauses == 0 && RawHTTPClient.now() < deadline {
-                    try clients[0].send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
-                    pauses = try clients[0].readResponse().json()["acceptPauses"] as? Int ?? 0
-                }
-                // CPU used while the table stays full: a measuring window, not a wait for the server.
-                let ticks =
-                    Self.cpuTicks(of: pid).map { before -> Int? in
-                        usleep(1_500_000)
-                        return Self.cpuTicks(of: pid).map { $0 - before }
-                    } ?? nil
-                clients.removeAll()  // every client leaves
-                let late = try RawHTTPClient(port: port)
-                try late.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
-                return (pauses, ticks, try late.readResponse())
+            // More clients than descriptors: the first ones are accepted, the rest wait in the backlog.
+            var clients: [RawHTTPClient] = []
+            for _ in 0..<80 { clients.append(try await RawHTTPClient(port: port)) }
+            // The first client was accepted first; it asks how often accepting paused, until it has.
+            var pauses = 0
+            let deadline = ContinuousClock.now + .seconds(5)
+            while pauses == 0 && ContinuousClock.now < deadline {
+                try await clients[0].send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+                pauses = try await clients[0].readResponse().json()["acceptPauses"] as? Int ?? 0
             }
+            // CPU used while the table stays full: a measuring window, not a wait for the server.
+            var ticks: Int?
+            if let before = Self.cpuTicks(of: pid) {
+                try await Task.sleep(for: .milliseconds(1_500))
+                ticks = Self.cpuTicks(of: pid).map { $0 - before }
+            }
+            clients.removeAll()  // every client leaves
+            let late = try await RawHTTPClient(port: port)
+            try await late.send("GET /__stub/health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let outcome = (pauses: pauses, ticks: ticks, afterwards: try await late.readResponse())
             #expect(outcome.pauses > 0, "accepting never paused")
             if let ticks = outcome.ticks {
                 // 1.5 s of a full table; a spinning loop takes every tick of the window (150 at 100 Hz).

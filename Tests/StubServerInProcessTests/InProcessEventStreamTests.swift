@@ -1,4 +1,5 @@
 import Foundation
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -30,7 +31,7 @@ struct InProcessEventStreamTests {
 
     @Test func theChatStream_arrivesWhole_noSoonerThanItsLastEvent_andIsJournaled() async throws {
         let script = try Self.script()
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         let clock = ContinuousClock()
         let started = clock.now
         let (data, response) = try await stubs.urlSession.data(for: Self.request())
@@ -45,7 +46,7 @@ struct InProcessEventStreamTests {
     }
 
     @Test func lastEventID_resumesAfterThatEvent() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         let (data, _) = try await stubs.urlSession.data(for: Self.request(lastEventID: "13"))
         await stubs.stop()
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("id: 14\n"))
@@ -53,7 +54,7 @@ struct InProcessEventStreamTests {
     }
 
     @Test func theDroppingVariant_failsAsALostConnection_afterItsEvents() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         await #expect {
             _ = try await stubs.urlSession.data(for: Self.request(variant: "drop"))
         } throws: { error in

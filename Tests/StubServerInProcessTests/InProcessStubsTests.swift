@@ -1,5 +1,6 @@
 import Foundation
 import StubCore
+import StubTestSupport
 import Testing
 
 @testable import StubServerInProcess
@@ -16,7 +17,7 @@ struct InProcessStubsTests {
     static let search = URL(string: "https://itunes.apple.com/search?term=jack+johnson&offset=0&limit=25")!
 
     @Test func aRealHTTPSURL_getsTheFixtureByteForByte() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         let (data, response) = try await stubs.urlSession.data(from: Self.search)
         await stubs.stop()
         let fixture = try Data(contentsOf: mockData.appendingPathComponent("itunes-search/jack-johnson.0.json"))
@@ -31,7 +32,7 @@ struct InProcessStubsTests {
 
     /// A folder with `hosts` answers only those hosts in process; the 404 names the host it expected.
     @Test func aHostNoFolderAnswers_isUnmatched_andTheNearMissNamesTheHost() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         let elsewhere = URL(string: "https://example.com/search?term=jack+johnson&offset=0&limit=25")!
         let (data, response) = try await stubs.urlSession.data(from: elsewhere)
         await stubs.stop()
@@ -45,7 +46,8 @@ struct InProcessStubsTests {
 
     /// Each server answers only the sessions made from its own configuration, whatever runs beside it.
     @Test func manyServersAtOnce_eachSessionReachesItsOwn() async throws {
-        let servers = try (0..<4).map { _ in try InProcessStubs.start(fixtures: mockData) }
+        let catalog = try await MockData.catalog()
+        let servers = (0..<4).map { _ in InProcessStubs.start(catalog: catalog) }
         try servers[2].setVariant("empty", forStub: "jack-johnson-page-1")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, server) in servers.enumerated() {
@@ -92,13 +94,13 @@ struct InProcessStubsTests {
     }
 
     @Test func theSharedSession_isInterceptedOnApplePlatformsOnly() async throws {
-        let stubs = try InProcessStubs.start(fixtures: mockData)
+        let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
         defer { Task { await stubs.stop() } }
         #if canImport(FoundationNetworking)
             #expect(throws: InProcessStubsError.sharedSessionNotInterceptable) { try stubs.interceptSharedSession() }
         #else
             try stubs.interceptSharedSession()
-            let other = try InProcessStubs.start(fixtures: mockData)
+            let other = InProcessStubs.start(catalog: try await MockData.catalog())
             #expect(throws: InProcessStubsError.sharedSessionTaken) { try other.interceptSharedSession() }
             await other.stop()
             let (data, _) = try await URLSession.shared.data(from: Self.search)

@@ -1,5 +1,6 @@
 import Foundation
 import StubServerInProcess
+import StubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -19,7 +20,7 @@ struct TransferTaskTests {
 
     #if canImport(FoundationNetworking)
         @Test func aDownloadTask_isRefusedWithAReason() async throws {
-            let stubs = try InProcessStubs.start(fixtures: mockData)
+            let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
             defer { Task { await stubs.stop() } }
             await #expect {
                 _ = try await stubs.urlSession.download(from: Self.search)
@@ -30,7 +31,7 @@ struct TransferTaskTests {
         }
 
         @Test func anUploadTask_isRefusedWithAReason() async throws {
-            let stubs = try InProcessStubs.start(fixtures: mockData)
+            let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
             defer { Task { await stubs.stop() } }
             var request = URLRequest(url: Self.search)
             request.httpMethod = "POST"
@@ -43,7 +44,7 @@ struct TransferTaskTests {
         }
     #else
         @Test func aDownloadTask_getsTheFixtureInAFile() async throws {
-            let stubs = try InProcessStubs.start(fixtures: mockData)
+            let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
             defer { Task { await stubs.stop() } }
             let (file, response) = try await stubs.urlSession.download(from: Self.search)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -51,7 +52,7 @@ struct TransferTaskTests {
         }
 
         @Test func anUploadTask_sendsItsBody() async throws {
-            let stubs = try InProcessStubs.start(fixtures: mockData)
+            let stubs = InProcessStubs.start(catalog: try await MockData.catalog())
             defer { Task { await stubs.stop() } }
             var request = URLRequest(url: Self.search)
             request.httpMethod = "POST"

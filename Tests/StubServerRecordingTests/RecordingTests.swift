@@ -1,9 +1,9 @@
 import Foundation
 import Locking
 import NetworkingTestSupport
-import RawHTTPClient
 import StubServer
 import StubServerRecording
+import StubTestSupport
 import Testing
 
 /// Recording and proxying on loopback, with a second stub server standing in for the real API.
@@ -40,23 +40,11 @@ struct RecordingTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString)")
     }
 
-    /// Sends `GET target` and reads the answer on a thread of its own: a blocking read on a pool thread (the
-    /// test's, or Dispatch's) would hold one of the few threads the forwarder and URLSession need to answer it.
+    /// Sends `GET target` on a new connection and reads the answer.
     func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
-        let port = server.port
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        // 30 s: a bound for a hang, not a measure; on a loaded 2-core machine the recorder's
-                        // round trip (URLSession, the cooperative pool) has taken more than 10 s.
-                        let client = try RawHTTPClient(port: port, timeout: 30)
-                        try client.send(
-                            "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
-                        return try client.readResponse()
-                    })
-            }.start()
-        }
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
+        return try await client.readResponse()
     }
 
     /// Every file under `folder`, by path relative to it.
@@ -117,15 +105,12 @@ struct RecordingTests {
         #expect(stubs.contains(#""generated" : true"#))
     }
 
-    /// Sends `POST target` and reads until the server closes, on a thread of its own.
+    /// Sends `POST target` and reads until the server closes.
     func postReadingToEnd(_ target: String, to server: StubServer) async throws -> String {
-        let port = server.port
-        return try await blocking {
-            let client = try RawHTTPClient(port: port, timeout: 30)  // a bound for a hang (see `get`)
-            try client.send(
-                "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-            return String(decoding: client.readToEnd(), as: UTF8.self)
-        }
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send(
+            "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+        return String(decoding: await client.readToEnd(), as: UTF8.self)
     }
 
     /// An upstream `text/event-stream` is passed on once it has ended, and recorded as an events file with the

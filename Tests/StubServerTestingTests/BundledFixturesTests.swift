@@ -1,7 +1,7 @@
 import Foundation
-import RawHTTPClient
 import StubServer
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 /// Fixtures that reach the test as its bundle's resources (`resources: [.copy("BundledFixtures")]`), as they
@@ -10,11 +10,9 @@ import Testing
 struct BundledFixturesTests {
     @Test func aBundledFolder_isServed() async throws {
         let server = try StubServer.required()
-        let answer = try await blocking { [port = server.port] in
-            let client = try RawHTTPClient(port: port)
-            try client.send("GET /bundled HTTP/1.1\r\nHost: t\r\n\r\n")
-            return try client.readResponse()
-        }
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send("GET /bundled HTTP/1.1\r\nHost: t\r\n\r\n")
+        let answer = try await client.readResponse()
         #expect(answer.status == 200)
         #expect(answer.text == "served from the test bundle")
         #expect(server.catalog.root?.lastPathComponent == "BundledFixtures")

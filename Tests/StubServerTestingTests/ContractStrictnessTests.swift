@@ -53,7 +53,7 @@ struct ContractStrictnessTests {
                 for: test, testCase: Test.Case.current
             ) {
                 let server = try StubServer.required()
-                #expect(try get("/albums?limit=\(limit)", from: server).status == 200)
+                #expect(try await get("/albums?limit=\(limit)", from: server).status == 200)
             }
         case .inProcess:
             try await InProcessStubsTrait.inProcessStubs(fixtures: fixtures, contracts: contracts).provideScope(

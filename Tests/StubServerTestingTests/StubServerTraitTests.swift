@@ -1,40 +1,40 @@
 import Foundation
 import Locking
-import RawHTTPClient
 import StubServer
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
 /// Sends `GET target` on a new connection and reads the answer.
-func get(_ target: String, from server: StubServer) throws -> RawResponse {
-    let client = try RawHTTPClient(port: server.port)
-    try client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    return try client.readResponse()
+func get(_ target: String, from server: StubServer) async throws -> RawResponse {
+    let client = try await RawHTTPClient(port: server.port)
+    try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    return try await client.readResponse()
 }
 
 /// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.
 @Suite(.stubServer(variants: ["top-albums": "server-error"]))
 struct StubServerTraitTests {
-    @Test func theTrait_startsAServerWithTheChosenVariants() throws {
+    @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         let server = try StubServer.required()
         #expect(server.baseURL.host == "127.0.0.1")
-        #expect(try get(albumsPath, from: server).status == 503)
+        #expect(try await get(albumsPath, from: server).status == 503)
         expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
     }
 
     @Test(arguments: [1, 2, 3])
-    func eachCase_getsItsOwnServer(_ requests: Int) throws {
+    func eachCase_getsItsOwnServer(_ requests: Int) async throws {
         let server = try StubServer.required()
         #expect(server.requestCount() == 0)
-        for _ in 0..<requests { _ = try get(albumsPath, from: server) }
+        for _ in 0..<requests { _ = try await get(albumsPath, from: server) }
         expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
 
-    @Test(.stubServer(variant: "nil")) func aTestTrait_overridesTheSuites() throws {
+    @Test(.stubServer(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {
         let server = try StubServer.required()
-        #expect(try get(albumsPath, from: server).body.isEmpty)
+        #expect(try await get(albumsPath, from: server).body.isEmpty)
     }
 }
 
@@ -55,7 +55,7 @@ struct StubServerStrictnessTests {
         try await withKnownIssue {
             try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
                 let server = try StubServer.required()
-                #expect(try get(albumsPath + "x", from: server).status == 404)
+                #expect(try await get(albumsPath + "x", from: server).status == 404)
             }
         } matching: { issue in
             let text = comments(issue)
@@ -69,7 +69,7 @@ struct StubServerStrictnessTests {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
             let server = try StubServer.required()
-            #expect(try get("/nowhere", from: server).status == 404)
+            #expect(try await get("/nowhere", from: server).status == 404)
         }
     }
 
@@ -77,7 +77,7 @@ struct StubServerStrictnessTests {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
             let server = try StubServer.required()
-            _ = try get(albumsPath + "?limit=5", from: server)
+            _ = try await get(albumsPath + "?limit=5", from: server)
             withKnownIssue {
                 expectRequests(JournalQuery(method: "GET", path: albumsPath, query: ["limit": "10", "term": "a b"]))
             } matching: { issue in
@@ -98,8 +98,8 @@ struct StubServerStrictnessTests {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
             let server = try StubServer.required()
-            _ = try get("/a", from: server)
-            _ = try get("/b", from: server)
+            _ = try await get("/a", from: server)
+            _ = try await get("/b", from: server)
             let reported = Lock<[String]>([])
             withKnownIssue {
                 expectNoUnmatchedRequests()

@@ -1,7 +1,7 @@
 import Foundation
-import RawHTTPClient
 import StubServer
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 /// `expectWebSocketMessages` against MockData's live socket: it passes on the messages both ways, in order, and
@@ -12,15 +12,12 @@ struct WebSocketExpectationTests {
 
     /// Opens the live socket, reads the greeting, sends a ping, reads the pong and closes.
     private func talk(to server: StubServer) async throws {
-        let port = server.port
-        try await blocking {
-            let socket = try RawWebSocket(port: port, path: "/live", protocols: ["catalog.v1"])
-            _ = try socket.readText()
-            try socket.send(text: #"{"type":"ping"}"#)
-            _ = try socket.readText()
-            try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8]))
-            _ = try socket.readFrame()
-        }
+        let socket = try await RawWebSocket(port: server.port, path: "/live", protocols: ["catalog.v1"])
+        _ = try await socket.readText()
+        try await socket.send(text: #"{"type":"ping"}"#)
+        _ = try await socket.readText()
+        try await socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8]))
+        _ = try await socket.readFrame()
         try await waitUntil(server)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore

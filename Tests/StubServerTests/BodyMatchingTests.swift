@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import NetworkingTestSupport
+import StubTestSupport
 import Testing
 
 @testable import StubCore

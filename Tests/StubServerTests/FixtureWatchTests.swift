@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 import NetworkingTestSupport
-import RawHTTPClient
+import StubTestSupport
 import Synchronization
 import Testing
 

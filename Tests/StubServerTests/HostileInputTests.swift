@@ -1,5 +1,5 @@
 import Foundation
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -20,12 +20,13 @@ struct HostileInputTests {
     /// A negative chunk size crashed the whole process through a slice with a negative length.
     @Test func negativeChunkSize_is400AndTheServerKeepsServing() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n")
-            let response = try client.readResponse()
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
+                "POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.status == 400)
             #expect((try response.json()["error"] as? String)?.contains("malformed chunk size") == true)
-            #expect(client.readToEnd().isEmpty)
+            #expect(await client.readToEnd().isEmpty)
             #expect(try await exchange(server, get("/albums/1")).status == 200)
         }
     }
@@ -47,12 +48,12 @@ struct HostileInputTests {
 
     @Test func anEmptyLineAfterABody_isIgnored() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
                 "POST /upload HTTP/1.1\r\nHost: a\r\nContent-Type: json\r\nContent-Length: 2\r\n\r\n{}\r\n"
                     + get("/albums/2"))
-            #expect(try client.readResponse().status == 201)
-            #expect(try client.readResponse().text == #"{"id":"2"}"#)
+            #expect(try await client.readResponse().status == 201)
+            #expect(try await client.readResponse().text == #"{"id":"2"}"#)
         }
     }
 
@@ -70,17 +71,15 @@ struct HostileInputTests {
     @Test func randomBytes_onTheWire_leaveTheServerServing() async throws {
         try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
             let port = server.port
-            // Each round may wait for the header timeout: on a thread of its own, not the test's.
-            try await blocking {
-                var generator = Generator(state: 7)
-                for round in 0..<20 {
-                    let client = try RawHTTPClient(port: port, timeout: 2)
-                    let garbage = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
-                        UInt8.random(in: 0...255, using: &generator)
-                    }
-                    try client.send(round.isMultiple(of: 2) ? garbage : garbage + Array("\r\n\r\n".utf8))
-                    _ = client.readToEnd()
+            // Each round may wait for the header timeout.
+            var generator = Generator(state: 7)
+            for round in 0..<20 {
+                let client = try await RawHTTPClient(port: port, timeout: 2)
+                let garbage = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
                 }
+                try await client.send(round.isMultiple(of: 2) ? garbage : garbage + Array("\r\n\r\n".utf8))
+                _ = await client.readToEnd()
             }
             #expect(try await exchange(server, get("/albums/1")).text == #"{"id":"1"}"#)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
 import NetworkingTestSupport
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -30,18 +30,14 @@ struct PacingTests {
         get(target, "Connection: close\r\n" + (variant.map { "X-Stub-Variant: \($0)\r\n" } ?? ""))
     }
 
-    /// Sends `text` and reads the answer until the server closes, with when each read came; on a thread of its
-    /// own, as a paced answer takes a while.
+    /// Sends `text` and reads the answer until the server closes, with when each read came.
     private func timedExchange(_ server: StubServer, _ text: String) async throws -> (
         sent: Double, arrivals: [RawHTTPClient.Arrival]
     ) {
-        let port = server.port
-        return try await blocking {
-            let client = try RawHTTPClient(port: port, timeout: 10)
-            let sent = RawHTTPClient.now()
-            try client.send(text)
-            return (sent, client.readArrivals())
-        }
+        let client = try await RawHTTPClient(port: server.port)
+        let sent = RawHTTPClient.now()
+        try await client.send(text)
+        return (sent, await client.readArrivals())
     }
 
     @Test func aThrottledBody_neverArrivesFasterThanItsRate() async throws {
@@ -102,19 +98,16 @@ struct PacingTests {
         try await withServer(stubs: Self.stubs) { server in
             let (port, slowRequest) = (server.port, request("/slow", variant: "crawl"))
             let slow = Task {
-                try await blocking {
-                    let client = try RawHTTPClient(port: port, timeout: 10)
-                    try client.send(slowRequest)
-                    return client.readArrivals()
-                }
+                let client = try await RawHTTPClient(port: port)
+                try await client.send(slowRequest)
+                return await client.readArrivals()
             }
             try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
             let fastRequest = request("/fast")
-            let (fast, fastDone) = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(fastRequest)
-                return (try client.readResponse(), RawHTTPClient.now())
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(fastRequest)
+            let fast = try await client.readResponse()
+            let fastDone = RawHTTPClient.now()
             #expect(fast.text == "fast")
             let arrivals = try await slow.value
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))
@@ -125,9 +118,9 @@ struct PacingTests {
 
     @Test func aHeadRequest_getsTheHeadWithoutWaitingForPacing() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("HEAD /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse(head: true)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send("HEAD /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.readResponse(head: true)
             #expect(response.header("Content-Length") == "2000")
             #expect(response.body.isEmpty)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -22,20 +22,17 @@ struct RandomFaultsTests {
     /// body than announced) or `malformed` (not HTTP). A server that does not answer throws `readFailed(EAGAIN)`
     /// after the client's 5 s timeout, so a run of requests fails at its first unanswered one.
     private func outcome(_ server: StubServer, _ target: String) async throws -> String {
-        let (port, request) = (server.port, get(target, "Connection: close\r\n"))
-        return try await blocking {
-            let client = try RawHTTPClient(port: port)
-            try client.send(request)
-            do {
-                let response = try client.readResponse()
-                return response.status == 200 ? "answer" : "status \(response.status)"
-            } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
-                return "reset"
-            } catch RawHTTPClient.ClientError.closedEarly(let received) {
-                return received.isEmpty ? "drop" : "truncate"
-            } catch RawHTTPClient.ClientError.malformed {
-                return "malformed"
-            }
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send(get(target, "Connection: close\r\n"))
+        do {
+            let response = try await client.readResponse()
+            return response.status == 200 ? "answer" : "status \(response.status)"
+        } catch RawHTTPClient.ClientError.readFailed(ECONNRESET) {
+            return "reset"
+        } catch RawHTTPClient.ClientError.closedEarly(let received) {
+            return received.isEmpty ? "drop" : "truncate"
+        } catch RawHTTPClient.ClientError.malformed {
+            return "malformed"
         }
     }
 

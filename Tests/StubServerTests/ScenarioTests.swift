@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -64,10 +64,10 @@ struct ScenarioTests {
             _ = try await exchange(
                 server, post("/cart").replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Stub-Variant: nope\r\n\r\n"))
             #expect(server.scenarios["cart"] == "start", "a 400 for a missing variant answers nothing")
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
                 post("/cart").replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Stub-Variant: broken\r\n\r\n"))
-            #expect(client.readEndsWithReset())
+            #expect(await client.readEndsWithReset())
             #expect(server.scenarios["cart"] == "has-item", "the stub answered, with a fault")
         }
     }

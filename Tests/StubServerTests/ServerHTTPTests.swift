@@ -1,6 +1,6 @@
 import Foundation
 import NetworkingTestSupport
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -23,37 +23,37 @@ struct ServerHTTPTests {
 
     @Test func keepAlive_servesManyRequestsOnOneConnection() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
+            let client = try await RawHTTPClient(port: server.port)
             for index in 0..<5 {
-                try client.send(get("/albums/\(index)"))
-                let response = try client.readResponse()
+                try await client.send(get("/albums/\(index)"))
+                let response = try await client.readResponse()
                 #expect(response.text == "{\"id\":\"\(index)\"}")
             }
-            try client.send(get("/albums/last", "Connection: close\r\n"))
-            let last = try client.readResponse()
+            try await client.send(get("/albums/last", "Connection: close\r\n"))
+            let last = try await client.readResponse()
             #expect(last.header("Connection") == "close")
-            #expect(client.readToEnd().isEmpty, "the server closes after Connection: close")
+            #expect(await client.readToEnd().isEmpty, "the server closes after Connection: close")
         }
     }
 
     @Test func http10_closesUnlessAskedToKeepAlive() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("GET /albums/1 HTTP/1.0\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
-            #expect(client.readToEnd().isEmpty)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send("GET /albums/1 HTTP/1.0\r\n\r\n")
+            #expect(try await client.readResponse().status == 200)
+            #expect(await client.readToEnd().isEmpty)
         }
     }
 
     @Test func pipelinedRequests_areAnsweredInOrder() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
+            let client = try await RawHTTPClient(port: server.port)
             // The first is delayed, so later answers are ready first and must still wait their turn.
-            try client.send(
+            try await client.send(
                 get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: slow\r\n") + get("/albums/2")
                     + get("/albums/new")
                     + get("/nowhere"))
-            let answers = try (0..<4).map { _ in try client.readResponse() }
+            let answers = try await client.readResponses(4)
             #expect(answers.map { $0.header("X-Stub-Name") } == ["search", "album", "album-new", nil])
             #expect(answers.map(\.status) == [200, 200, 200, 404])
         }
@@ -77,29 +77,29 @@ struct ServerHTTPTests {
                 \r
 
                 """
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(request)
-            let created = try client.readResponse()
-            let album = try client.readResponse()
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(request)
+            let created = try await client.readResponse()
+            let album = try await client.readResponse()
             #expect(created.statusLine == "HTTP/1.1 201 Created")
             #expect(created.text == "created")
             #expect(album.text == #"{"id":"9"}"#)
             #expect(album.header("Connection") == "close")
-            #expect(client.readToEnd().isEmpty)
+            #expect(await client.readToEnd().isEmpty)
         }
     }
 
     @Test func bodies_arriveByContentLengthAndChunked() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
                 "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}"
             )
-            #expect(try client.readResponse().status == 201)
-            try client.send(
+            #expect(try await client.readResponse().status == 201)
+            try await client.send(
                 "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "4\r\n{\"b\"\r\n3\r\n:2}\r\n0\r\n\r\n")
-            #expect(try client.readResponse().status == 201)
+            #expect(try await client.readResponse().status == 201)
             let bodies = server.journal(JournalQuery(stub: "upload")).map { String(decoding: $0.body, as: UTF8.self) }
             #expect(bodies == ["{\"a\":1}", "{\"b\":2}"])
         }
@@ -121,24 +121,25 @@ struct ServerHTTPTests {
 
     @Test func expectContinue_getsAnInterimAnswerBeforeTheBody() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
                 "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
             )
-            #expect(try client.readResponse().statusLine == "HTTP/1.1 100 Continue")
-            try client.send("{}")
-            #expect(try client.readResponse().status == 201)
+            #expect(try await client.readResponse().statusLine == "HTTP/1.1 100 Continue")
+            try await client.send("{}")
+            #expect(try await client.readResponse().status == 201)
         }
     }
 
     @Test func head_answersHeadersWithoutABody() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send("HEAD /albums/7 HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse(head: true)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send("HEAD /albums/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.readResponse(head: true)
             #expect(response.header("Content-Length") == "10")
-            try client.send(get("/albums/8"))
-            #expect(try client.readResponse().text == "{\"id\":\"8\"}", "no stray body bytes precede the next answer")
+            try await client.send(get("/albums/8"))
+            #expect(
+                try await client.readResponse().text == "{\"id\":\"8\"}", "no stray body bytes precede the next answer")
         }
     }
 
@@ -158,14 +159,14 @@ struct ServerHTTPTests {
         async throws
     {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(request)
-            let response = try client.readResponse()
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(request)
+            let response = try await client.readResponse()
             #expect(response.status == status)
             #expect(response.header("Connection") == "close")
             #expect(try response.json()["error"] as? String ?? "" != "")
             #expect((try response.json()["error"] as? String)?.contains(message) == true, "\(response.text)")
-            #expect(client.readToEnd().isEmpty)
+            #expect(await client.readToEnd().isEmpty)
             #expect(try await exchange(server, get("/albums/1")).status == 200)
         }
     }
@@ -173,11 +174,9 @@ struct ServerHTTPTests {
     @Test func idleConnections_areClosed() async throws {
         try await withTestServer(StubServer.Configuration(idleTimeout: .milliseconds(1000))) { server, _ in
             let port = server.port
-            let (status, rest) = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(get("/albums/1"))
-                return (try client.readResponse().status, client.readToEnd())
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(get("/albums/1"))
+            let (status, rest) = (try await client.readResponse().status, await client.readToEnd())
             #expect(status == 200)
             #expect(rest.isEmpty, "closed without a word after the idle timeout")
         }
@@ -198,11 +197,9 @@ struct ServerHTTPTests {
     @Test func pipelinedRequests_behindAFullOutput_areAllAnswered() async throws {
         try await withStubServer(catalog: Self.bigCatalog()) { server in
             let port = server.port
-            let sizes = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(String(repeating: get("/big"), count: 3))
-                return try (0..<3).map { _ in try client.readResponse().body.count }
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(String(repeating: get("/big"), count: 3))
+            let sizes = try await client.readResponses(3).map(\.body.count)
             #expect(sizes == [1 << 20, 1 << 20, 1 << 20])
         }
     }
@@ -210,10 +207,12 @@ struct ServerHTTPTests {
     @Test func aClientThatNeverReads_isClosedAfterTheIdleTimeoutAndCounted() async throws {
         let configuration = StubServer.Configuration(idleTimeout: .milliseconds(300))
         try await withStubServer(catalog: Self.bigCatalog(), configuration: configuration) { server in
-            let client = try RawHTTPClient(port: server.port)
+            let client = try await RawHTTPClient(port: server.port)
             // 64 answers of 1 MB: far more than the socket buffers hold, so output stays pending.
-            try client.send(String(repeating: get("/big"), count: 64))
-            try await waitUntil("the stalled connection to be closed") {
+            try await client.send(String(repeating: get("/big"), count: 64))
+            try await waitUntil(
+                "the stalled connection to be closed (\(server.stalledConnections) stalled, \(server.openConnections) open)"
+            ) {
                 server.stalledConnections == 1 && server.openConnections == 0
             }
             #expect(server.requestCount() < 64, "the server stopped taking requests once its output was full")
@@ -223,11 +222,9 @@ struct ServerHTTPTests {
     @Test func slowHeaders_get408AndAreClosed() async throws {
         try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
             let port = server.port
-            let (response, rest) = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send("GET /albums/1 HTTP/1.1\r\nHost: x\r\n")
-                return (try client.readResponse(), client.readToEnd())
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send("GET /albums/1 HTTP/1.1\r\nHost: x\r\n")
+            let (response, rest) = (try await client.readResponse(), await client.readToEnd())
             #expect(response.status == 408)
             #expect(rest.isEmpty)
         }
@@ -235,11 +232,11 @@ struct ServerHTTPTests {
 
     @Test func connectionsBeyondTheLimit_get503() async throws {
         try await withTestServer(StubServer.Configuration(maxConnections: 1)) { server, _ in
-            let first = try RawHTTPClient(port: server.port)
-            try first.send(get("/albums/1"))
-            #expect(try first.readResponse().status == 200)
-            let second = try RawHTTPClient(port: server.port)
-            let refused = try second.readResponse()
+            let first = try await RawHTTPClient(port: server.port)
+            try await first.send(get("/albums/1"))
+            #expect(try await first.readResponse().status == 200)
+            let second = try await RawHTTPClient(port: server.port)
+            let refused = try await second.readResponse()
             #expect(refused.status == 503)
             #expect(refused.text.contains("too many open connections"))
         }
@@ -249,14 +246,14 @@ struct ServerHTTPTests {
         let fixtures = try TestCatalog.fixtures()
         defer { fixtures.remove() }
         let server = try StubServer.start(fixtures: fixtures.root)
-        let idle = try RawHTTPClient(port: server.port)
-        try idle.send(get("/albums/1"))
-        #expect(try idle.readResponse().status == 200)
-        let hanging = try RawHTTPClient(port: server.port)
-        try hanging.send(get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: hang\r\n"))
+        let idle = try await RawHTTPClient(port: server.port)
+        try await idle.send(get("/albums/1"))
+        #expect(try await idle.readResponse().status == 200)
+        let hanging = try await RawHTTPClient(port: server.port)
+        try await hanging.send(get("/search?term=jack+johnson&limit=1", "X-Stub-Variant: hang\r\n"))
         await server.stop()
-        #expect(idle.readToEnd().isEmpty)
-        #expect(hanging.readToEnd().isEmpty)
+        #expect(await idle.readToEnd().isEmpty)
+        #expect(await hanging.readToEnd().isEmpty)
         #expect(server.hasStopped, "the listener is closed")
         #expect(server.openConnections == 0)
         await server.stop()
@@ -305,11 +302,9 @@ struct LargeBodyTests {
             for _ in 0..<3 {
                 #expect(try await exchange(server, get("/big")).text == first)
             }
-            let head = try await blocking { [port = server.port] in
-                let client = try RawHTTPClient(port: port)
-                try client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n" + get("/big"))
-                return (try client.readResponse(head: true), try client.readResponse())
-            }
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n" + get("/big"))
+            let head = (try await client.readResponse(head: true), try await client.readResponse())
             #expect(head.0.header("Content-Length") == "\(first.utf8.count)")
             #expect(head.0.body.isEmpty)
             #expect(head.1.text == first, "the answer after a HEAD starts where the HEAD ended")

@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 import NetworkingTestSupport
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -43,27 +43,25 @@ struct ServerSentEventsTests {
 
     static func readStream(_ port: Int, headers: String = "") async throws -> ReadStream {
         let request = post(chatPath, chatBody, "Connection: close\r\n\(headers)")
-        return try await blocking {
-            let client = try RawHTTPClient(port: port, timeout: 10)
-            let sent = RawHTTPClient.now()
-            try client.send(request)
-            var wire = ""
-            var arrivals: [(String, Double)] = []
-            for arrival in client.readArrivals() {
-                wire += String(decoding: arrival.bytes, as: UTF8.self)
-                let seen = Set(arrivals.map(\.0))
-                for match in wire.matches(of: /id: ([0-9]+)\n/) where !seen.contains(String(match.1)) {
-                    arrivals.append((String(match.1), arrival.time - sent))
-                }
+        let client = try await RawHTTPClient(port: port)
+        let sent = RawHTTPClient.now()
+        try await client.send(request)
+        var wire = ""
+        var arrivals: [(String, Double)] = []
+        for arrival in await client.readArrivals() {
+            wire += String(decoding: arrival.bytes, as: UTF8.self)
+            let seen = Set(arrivals.map(\.0))
+            for match in wire.matches(of: /id: ([0-9]+)\n/) where !seen.contains(String(match.1)) {
+                arrivals.append((String(match.1), arrival.time - sent))
             }
-            let head = wire.components(separatedBy: "\r\n\r\n").first ?? ""
-            return ReadStream(head: head, wire: wire, arrivals: arrivals)
         }
+        let head = wire.components(separatedBy: "\r\n\r\n").first ?? ""
+        return ReadStream(head: head, wire: wire, arrivals: arrivals)
     }
 
     @Test func theChatStream_arrivesInOrder_eachEventNoSoonerThanItsScriptedTime() async throws {
         let script = try Self.scriptedChat()
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let stream = try await Self.readStream(server.port)
             #expect(stream.head.hasPrefix("HTTP/1.1 200 OK"))
             #expect(stream.head.contains("Content-Type: text/event-stream"))
@@ -85,7 +83,7 @@ struct ServerSentEventsTests {
 
     @Test(arguments: [("3", "4"), ("15", "16"), ("unknown", "1")])
     func lastEventID_resumesAfterThatEvent(_ lastID: String, firstSent: String) async throws {
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let stream = try await Self.readStream(server.port, headers: "Last-Event-ID: \(lastID)\r\n")
             #expect(stream.arrivals.first?.id == firstSent)
             #expect(stream.arrivals.last?.id == "16")
@@ -94,7 +92,7 @@ struct ServerSentEventsTests {
     }
 
     @Test func theDroppingVariant_endsAfterItsEvents_withoutTheLastChunk_andTheJournalSaysSo() async throws {
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let stream = try await Self.readStream(server.port, headers: "X-Stub-Variant: drop\r\n")
             #expect(stream.arrivals.map(\.id) == ["1", "2", "3", "4"])
             #expect(!stream.endedProperly, "a cut stream has no last chunk")
@@ -105,7 +103,7 @@ struct ServerSentEventsTests {
     }
 
     @Test func theErrorVariant_sendsAnErrorEventWithJSONData() async throws {
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let stream = try await Self.readStream(server.port, headers: "X-Stub-Variant: error\r\n")
             #expect(
                 stream.wire.contains(
@@ -128,11 +126,9 @@ struct ServerSentEventsTests {
     @Test func keepAlive_sendsPingCommentsWhileTheStreamIsIdle() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let port = server.port
-            let wire = try await blocking {
-                let client = try RawHTTPClient(port: port, timeout: 10)
-                try client.send(get("/live", "Connection: close\r\n"))
-                return String(decoding: client.readToEnd(), as: UTF8.self)
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(get("/live", "Connection: close\r\n"))
+            let wire = String(decoding: await client.readToEnd(), as: UTF8.self)
             let body = wire.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
             let blocks = body.matches(of: /: ping|data: [a-z]/).map { String($0.0) }
             #expect(blocks == ["data: a", ": ping", ": ping", ": ping", "data: b"], "a ping every 50 ms of 170")
@@ -143,12 +139,10 @@ struct ServerSentEventsTests {
     func aFault_breaksTheStreamAfterItsEvents(_ variant: String, endsWithReset: Bool, events: Int) async throws {
         try await withServer(stubs: Self.stubs) { server in
             let port = server.port
-            let reset = try await blocking {
-                let client = try RawHTTPClient(port: port, timeout: 10)
-                try client.send(get("/live", "X-Stub-Variant: \(variant)\r\n"))
-                _ = try client.readResponse(head: true)
-                return client.readEndsWithReset()
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(get("/live", "X-Stub-Variant: \(variant)\r\n"))
+            _ = try await client.readResponse(head: true)
+            let reset = await client.readEndsWithReset()
             #expect(reset == endsWithReset)
             try await waitUntil("the stream's end is journaled") {
                 server.journal(JournalQuery(stub: "live")).last?.eventsSent != nil
@@ -162,10 +156,10 @@ struct ServerSentEventsTests {
     @Test func aClientThatLeavesMidStream_isJournaledWithTheEventsItGot() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let port = server.port
-            try await blocking {
-                let client = try RawHTTPClient(port: port, timeout: 10)
-                try client.send(get("/live", "X-Stub-Variant: slow\r\n"))
-                let response = try client.readResponse(head: true)
+            do {  // the client leaves at the end of this block
+                let client = try await RawHTTPClient(port: port)
+                try await client.send(get("/live", "X-Stub-Variant: slow\r\n"))
+                let response = try await client.readResponse(head: true)
                 #expect(response.status == 200)
             }
             try await waitUntil("the stream's end is journaled") {
@@ -178,7 +172,7 @@ struct ServerSentEventsTests {
     /// URLSession's delegate receives each event as it comes, not the body at its end.
     @Test func urlSession_delegateReadsEachEventAtItsTime() async throws {
         let script = try Self.scriptedChat()
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let request = Self.chatRequest(server)
             let reader = StreamReader()
             let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
@@ -210,7 +204,7 @@ struct ServerSentEventsTests {
         /// `bytes(for:)` reads the stream line by line as it comes (Apple platforms; FoundationNetworking has none).
         @Test func urlSession_bytesReadTheStreamLineByLine() async throws {
             let script = try Self.scriptedChat()
-            try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+            try await withStubServer(catalog: try await MockData.catalog()) { server in
                 let (bytes, response) = try await URLSession.shared.bytes(for: Self.chatRequest(server))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
                 var ids: [String] = []

@@ -1,5 +1,5 @@
 import Foundation
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -27,14 +27,14 @@ struct ServerVariantTests {
 
     @Test func template_fillsBaseURLQueryAndPathFromTheRequest() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
                 "GET /search?term=jack%20johnson&limit=1 HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
-            let searchAnswer = try client.readResponse()
+            let searchAnswer = try await client.readResponse()
             #expect(
                 searchAnswer.text == "{\"term\":\"jack johnson\",\"next\":\"http://localhost:\(server.port)/search\"}")
-            try client.send(get("/albums/%C3%A9t%C3%A9%20%F0%9F%8E%B8"))
-            #expect(try client.readResponse().text == #"{"id":"été 🎸"}"#)
+            try await client.send(get("/albums/%C3%A9t%C3%A9%20%F0%9F%8E%B8"))
+            #expect(try await client.readResponse().text == #"{"id":"été 🎸"}"#)
         }
     }
 
@@ -121,47 +121,47 @@ struct ServerVariantTests {
 
     @Test func aClientThatResetsDuringADelay_isDroppedAndOthersAreServed() async throws {
         try await withTestServer { server, _ in
-            let leaving = try RawHTTPClient(port: server.port)
-            try leaving.send(get(search, "X-Stub-Variant: slow\r\n"))
-            leaving.reset()
+            let leaving = try await RawHTTPClient(port: server.port)
+            try await leaving.send(get(search, "X-Stub-Variant: slow\r\n"))
+            await leaving.reset()
             #expect(try await exchange(server, get("/albums/1")).status == 200)
-            let staying = try RawHTTPClient(port: server.port)
-            try staying.send(get(search, "X-Stub-Variant: slow\r\n"))
-            #expect(try staying.readResponse().status == 200)
+            let staying = try await RawHTTPClient(port: server.port)
+            try await staying.send(get(search, "X-Stub-Variant: slow\r\n"))
+            #expect(try await staying.readResponse().status == 200)
         }
     }
 
     @Test func dropFault_closesWithoutAnAnswer() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get(search, "X-Stub-Variant: drop\r\n"))
-            #expect(client.readToEnd().isEmpty)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get(search, "X-Stub-Variant: drop\r\n"))
+            #expect(await client.readToEnd().isEmpty)
             #expect(server.journal(JournalQuery(variant: "drop")).first?.fault == .drop)
         }
     }
 
     @Test func dropFault_stillDeliversAnswersToEarlierPipelinedRequests() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get("/albums/1") + get(search, "X-Stub-Variant: drop\r\n") + get("/albums/3"))
-            #expect(try client.readResponse().text == #"{"id":"1"}"#)
-            #expect(client.readToEnd().isEmpty)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get("/albums/1") + get(search, "X-Stub-Variant: drop\r\n") + get("/albums/3"))
+            #expect(try await client.readResponse().text == #"{"id":"1"}"#)
+            #expect(await client.readToEnd().isEmpty)
         }
     }
 
     @Test func resetFault_abortsTheConnection() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get(search, "X-Stub-Variant: reset\r\n"))
-            #expect(client.readEndsWithReset())
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get(search, "X-Stub-Variant: reset\r\n"))
+            #expect(await client.readEndsWithReset())
         }
     }
 
     @Test func truncateFault_sendsLessThanItsContentLength() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get(search, "X-Stub-Variant: truncate\r\n"))
-            let bytes = String(decoding: client.readToEnd(), as: UTF8.self)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get(search, "X-Stub-Variant: truncate\r\n"))
+            let bytes = String(decoding: await client.readToEnd(), as: UTF8.self)
             let parts = bytes.components(separatedBy: "\r\n\r\n")
             let length = try #require(
                 parts[0].components(separatedBy: "\r\n").first { $0.hasPrefix("Content-Length: ") })
@@ -173,9 +173,9 @@ struct ServerVariantTests {
 
     @Test func malformedFault_sendsSomethingThatIsNotHTTP() async throws {
         try await withTestServer { server, _ in
-            let client = try RawHTTPClient(port: server.port)
-            try client.send(get(search, "X-Stub-Variant: malformed\r\n"))
-            #expect(throws: RawHTTPClient.ClientError.self) { try client.readResponse() }
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(get(search, "X-Stub-Variant: malformed\r\n"))
+            await #expect(throws: RawHTTPClient.ClientError.self) { try await client.readResponse() }
         }
     }
 
@@ -185,11 +185,9 @@ struct ServerVariantTests {
     func aBrokenAnswer_endsAKeepAliveConnection(_ variant: String, start: String) async throws {
         try await withTestServer { server, _ in
             let (port, request) = (server.port, get(search, "X-Stub-Variant: \(variant)\r\nConnection: keep-alive\r\n"))
-            let received = try await blocking {
-                let client = try RawHTTPClient(port: port, timeout: 2)
-                try client.send(request)
-                return try client.readUntilClosed()  // throws readFailed(EAGAIN) if the server keeps it open
-            }
+            let client = try await RawHTTPClient(port: port, timeout: 2)
+            try await client.send(request)
+            let received = try await client.readUntilClosed()  // throws readFailed(EAGAIN) if the server keeps it open
             #expect(String(decoding: received, as: UTF8.self).hasPrefix(start))
         }
     }
@@ -197,15 +195,12 @@ struct ServerVariantTests {
     @Test func hangFault_neverAnswersButOthersAreServed() async throws {
         try await withTestServer { server, _ in
             let (port, request) = (server.port, get(search, "X-Stub-Variant: hang\r\n"))
-            // A second of waiting for nothing, on a thread of its own rather than one of the cooperative pool's.
-            async let hung = blocking {
-                let hanging = try RawHTTPClient(port: port, timeout: 1)
-                try hanging.send(request)
-                return Result { try hanging.readResponse().status }
-            }
+            // A second of waiting for nothing: the task is suspended meanwhile, holding no thread.
+            let hanging = try await RawHTTPClient(port: port, timeout: 1)
+            try await hanging.send(request)
+            let hung = Task { try await hanging.readResponse() }
             #expect(try await exchange(server, get("/albums/1")).status == 200)
-            let outcome = try await hung
-            #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try outcome.get() }
+            await #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try await hung.value }
         }
     }
 }

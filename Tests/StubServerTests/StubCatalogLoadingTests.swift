@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import HTTPMessages
+import StubTestSupport
 import Testing
 
 @testable import StubCore

@@ -1,4 +1,5 @@
 import Foundation
+import StubTestSupport
 import Testing
 
 @testable import StubCore

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -131,8 +131,7 @@ struct TemplateTests {
 
     @Test(arguments: [#"evil"<x>"#, "evil.example/path", "a b"])
     func aHostileHost_cannotBreakTheAlbumsAnswer(_ host: String) async throws {
-        let mockData = try #require(StubCatalog.findFolder())
-        try await withStubServer(fixtures: mockData) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let response = try await exchange(
                 server,
                 "GET /api/v1/us/apple-music/top-albums/all/100/explicit.json HTTP/1.1\r\nHost: \(host)\r\n\r\n")

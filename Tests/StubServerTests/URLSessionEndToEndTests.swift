@@ -1,6 +1,6 @@
 import ChildProcesses
 import Foundation
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -21,8 +21,7 @@ struct URLSessionEndToEndTests {
 
     @Test(arguments: ["good", "bad", "nil", "server-error"])
     func urlSession_receivesEachVariantOfMockData(_ variant: String) async throws {
-        let mockData = try #require(StubCatalog.findFolder())
-        try await withStubServer(fixtures: mockData) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             let url = server.baseURL.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
             var request = URLRequest(url: url)
             request.setValue(variant, forHTTPHeaderField: "X-Stub-Variant")
@@ -51,8 +50,7 @@ struct URLSessionEndToEndTests {
     }
 
     @Test func urlSession_seesADroppedConnectionAsAnError() async throws {
-        let mockData = try #require(StubCatalog.findFolder())
-        try await withStubServer(fixtures: mockData) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             try server.setVariant("drop", forStub: "top-albums")
             let url = server.baseURL.appendingPathComponent("/api/v1/us/apple-music/top-albums/all/100/explicit.json")
             await #expect(throws: URLError.self) { try await Self.session().data(from: url) }
@@ -83,15 +81,14 @@ struct URLSessionEndToEndTests {
             }
         }
 
-        /// Runs curl on a thread of its own; `--max-time` bounds it, so a server that stops answering fails the test
-        /// within seconds (curl exits 28) instead of holding it.
+        /// Runs curl; `--max-time` bounds it, so a server that stops answering fails the test within seconds (curl
+        /// exits 28) instead of holding it.
         private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-            try await blocking {
-                let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "5"] + arguments)
-                let ended = curl.waitForExit(within: 10) ?? curl.kill()
-                let output = curl.stdout!.wait(within: 5) ?? curl.stdout!.received
-                return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
-            }
+            let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "5"] + arguments)
+            var ended = await curl.exit(within: 10)
+            if ended == nil { ended = await curl.kill() }
+            let output = await curl.stdout!.end(within: 5) ?? curl.stdout!.received
+            return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
         }
     #endif
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -29,7 +29,7 @@ struct URLSessionWebSocketTests {
     }
 
     private func exchange() async throws {
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder())) { server in
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
             var components = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
             components.scheme = "ws"
             components.path = "/live"

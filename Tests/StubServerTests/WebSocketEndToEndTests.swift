@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 import NetworkingTestSupport
-import RawHTTPClient
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -16,15 +16,14 @@ struct WebSocketEndToEndTests {
         _ configuration: StubServer.Configuration = StubServer.Configuration(),
         _ body: (StubServer) async throws -> Void
     ) async throws {
-        try await withStubServer(fixtures: try #require(StubCatalog.findFolder()), configuration: configuration, body)
+        try await withStubServer(catalog: try await MockData.catalog(), configuration: configuration, body)
     }
 
     /// Opens `/live` with the live-updates protocol (variant `variant`, if any) and reads its greeting.
-    private static func open(_ port: Int, variant: String? = nil) throws -> RawWebSocket {
-        let socket = try RawWebSocket(
+    private static func open(_ port: Int, variant: String? = nil) async throws -> RawWebSocket {
+        try await RawWebSocket(
             port: port, path: "/live", protocols: ["other", "catalog.v1"],
             extraHeaders: variant.map { "X-Stub-Variant: \($0)\r\n" } ?? "")
-        return socket
     }
 
     /// The close the journal records for the last live-updates socket, once it records one (within 15 s).
@@ -38,19 +37,17 @@ struct WebSocketEndToEndTests {
     @Test func theHandshake_isAccepted_andTheScriptGreetsAndReplies() async throws {
         try await withMockData { server in
             let port = server.port
-            let (handshake, replies) = try await blocking {
-                let socket = try Self.open(port)
-                var replies = [try socket.readText()]
-                try socket.send(text: #"{"type":"ping"}"#)
-                replies.append(try socket.readText())
-                try socket.send(text: #"{"type":"subscribe","channel":"top-albums"}"#)
-                replies.append(try socket.readText())
-                replies.append(try socket.readText())
-                try socket.send(text: "unknown message: no step answers it")
-                try socket.send(text: #"{"type":"ping"}"#)
-                replies.append(try socket.readText())
-                return (socket.handshake, replies)
-            }
+            let socket = try await Self.open(port)
+            var replies = [try await socket.readText()]
+            try await socket.send(text: #"{"type":"ping"}"#)
+            replies.append(try await socket.readText())
+            try await socket.send(text: #"{"type":"subscribe","channel":"top-albums"}"#)
+            replies.append(try await socket.readText())
+            replies.append(try await socket.readText())
+            try await socket.send(text: "unknown message: no step answers it")
+            try await socket.send(text: #"{"type":"ping"}"#)
+            replies.append(try await socket.readText())
+            let handshake = await socket.handshake
             #expect(handshake.status == 101)
             #expect(handshake.header("Sec-WebSocket-Accept") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "RFC 6455's example")
             #expect(handshake.header("Sec-WebSocket-Protocol") == "catalog.v1", "chosen from the client's list")
@@ -74,12 +71,10 @@ struct WebSocketEndToEndTests {
         configuration.maxBodyBytes = 1024
         try await withMockData(configuration) { server in
             let port = server.port
-            let (close, rest) = try await blocking {
-                let socket = try Self.open(port)
-                _ = try socket.readText()
-                try socket.send(frame)
-                return (try socket.readFrame(), socket.client.readToEnd())
-            }
+            let socket = try await Self.open(port)
+            _ = try await socket.readText()
+            try await socket.send(frame)
+            let (close, rest) = (try await socket.readFrame(), await socket.client.readToEnd())
             #expect(close.closeCode == code)
             #expect(close.closeReason == reason)
             #expect(rest.isEmpty, "nothing after the close frame, then the connection ends")
@@ -90,31 +85,26 @@ struct WebSocketEndToEndTests {
     @Test func messagesPushedFromATestAndFromTheAdminAPI_arrive_andTheJournalHasBothWays() async throws {
         try await withMockData { server in
             let port = server.port
-            let socket = try await blocking {
-                let socket = SendableSocket(try Self.open(port))
-                _ = try socket.readText()
-                return socket
-            }
+            let socket = try await Self.open(port)
+            _ = try await socket.readText()
             #expect(server.webSockets(stub: "live-updates").count == 1)
             #expect(server.webSockets(stub: "live-updates").send(#"{"type":"chart","rank":2}"#) == 1)
-            let pushed = try await blocking { try socket.readText() }
+            let pushed = try await socket.readText()
             #expect(pushed == #"{"type":"chart","rank":2}"#)
-            let admin = try await blocking {
-                let client = try RawHTTPClient(port: port)
-                try client.send(post("/__stub/websockets/live-updates/send", #"{"json": {"type": "news", "id": 7}}"#))
-                return try client.readResponse()
-            }
+            let client = try await RawHTTPClient(port: port)
+            try await client.send(post("/__stub/websockets/live-updates/send", #"{"json": {"type": "news", "id": 7}}"#))
+            let admin = try await client.readResponse()
             #expect(admin.status == 200)
             #expect(try admin.json()["sent"] as? Int == 1)
-            let fromAdmin = try await blocking { try socket.readText() }
+            let fromAdmin = try await socket.readText()
             #expect(fromAdmin == #"{"id":7,"type":"news"}"#)
             #expect(throws: StubServerError.invalidCloseCode(1005)) {
                 try server.webSockets(stub: "live-updates").close(code: 1005)
             }
             #expect(try server.webSockets(stub: "live-updates").close(code: 4000, reason: "test over") == 1)
-            let close = try await blocking { try socket.readFrame() }
+            let close = try await socket.readFrame()
             #expect(close.closeCode == 4000 && close.closeReason == "test over")
-            try await blocking { try socket.send(RawWebSocket.frame(opcode: 8, [0x0F, 0xA0])) }
+            try await socket.send(RawWebSocket.frame(opcode: 8, [0x0F, 0xA0]))
             try await waitUntil("the socket is closed") { server.webSockets(stub: "live-updates").count == 0 }
             let entry = try #require(server.journal(JournalQuery(stub: "live-updates")).last)
             #expect(entry.status == 101)
@@ -155,13 +145,11 @@ struct WebSocketEndToEndTests {
     @Test func aScriptedClose_sendsItsCode_andTheConnectionEndsOnceTheClientAnswers() async throws {
         try await withMockData { server in
             let port = server.port
-            let (greeting, close, rest) = try await blocking {
-                let socket = try Self.open(port, variant: "closing")
-                let greeting = try socket.readText()
-                let close = try socket.readFrame()
-                try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE9]))
-                return (greeting, close, socket.client.readToEnd())
-            }
+            let socket = try await Self.open(port, variant: "closing")
+            let greeting = try await socket.readText()
+            let close = try await socket.readFrame()
+            try await socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE9]))
+            let rest = await socket.client.readToEnd()
             #expect(greeting == Self.hello)
             #expect(close.closeCode == 1001 && close.closeReason == "server restarting")
             #expect(rest.isEmpty)
@@ -172,10 +160,8 @@ struct WebSocketEndToEndTests {
     @Test func aScriptedDrop_endsTheConnectionWithoutACloseFrame() async throws {
         try await withMockData { server in
             let port = server.port
-            let (greeting, afterwards) = try await blocking {
-                let socket = try Self.open(port, variant: "drop")
-                return (try socket.readText(), socket.client.readToEnd())
-            }
+            let socket = try await Self.open(port, variant: "drop")
+            let (greeting, afterwards) = (try await socket.readText(), await socket.client.readToEnd())
             #expect(greeting == Self.hello)
             #expect(afterwards.isEmpty, "no close frame: the TCP connection just ends")
         }
@@ -184,12 +170,10 @@ struct WebSocketEndToEndTests {
     @Test func theClientsClose_isEchoed_withItsCode() async throws {
         try await withMockData { server in
             let port = server.port
-            let (echo, rest) = try await blocking {
-                let socket = try Self.open(port)
-                _ = try socket.readText()
-                try socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8] + Array("bye".utf8)))
-                return (try socket.readFrame(), socket.client.readToEnd())
-            }
+            let socket = try await Self.open(port)
+            _ = try await socket.readText()
+            try await socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8] + Array("bye".utf8)))
+            let (echo, rest) = (try await socket.readFrame(), await socket.client.readToEnd())
             #expect(echo.closeCode == 1000)
             #expect(rest.isEmpty)
             try await waitUntil("the close is journaled") {
@@ -202,14 +186,12 @@ struct WebSocketEndToEndTests {
     @Test func aFragmentedMessage_withAPingBetween_isAnsweredInOrder() async throws {
         try await withMockData { server in
             let port = server.port
-            let (pong, reply) = try await blocking {
-                let socket = try Self.open(port)
-                _ = try socket.readText()
-                try socket.send(RawWebSocket.frame(opcode: 1, Array(#"{"type":"#.utf8), fin: false))
-                try socket.send(RawWebSocket.frame(opcode: 9, Array("are you there".utf8)))
-                try socket.send(RawWebSocket.frame(opcode: 0, Array(#""ping"}"#.utf8)))
-                return (try socket.readFrame(), try socket.readText())
-            }
+            let socket = try await Self.open(port)
+            _ = try await socket.readText()
+            try await socket.send(RawWebSocket.frame(opcode: 1, Array(#"{"type":"#.utf8), fin: false))
+            try await socket.send(RawWebSocket.frame(opcode: 9, Array("are you there".utf8)))
+            try await socket.send(RawWebSocket.frame(opcode: 0, Array(#""ping"}"#.utf8)))
+            let (pong, reply) = (try await socket.readFrame(), try await socket.readText())
             #expect(pong.opcode == 0xA && pong.text == "are you there")
             #expect(reply == #"{"type":"pong"}"#)
         }
@@ -221,27 +203,15 @@ struct WebSocketEndToEndTests {
         configuration.idleTimeout = .milliseconds(1000)  // the client answers within it, however loaded the machine
         try await withMockData(configuration) { server in
             let port = server.port
-            let frames = try await blocking {
-                let socket = try Self.open(port)
-                _ = try socket.readText()
-                let first = try socket.readFrame()
-                try socket.send(RawWebSocket.frame(opcode: 0xA, first.payload))
-                let second = try socket.readFrame()
-                let close = try socket.readFrame()
-                return [first, second, close]
-            }
+            let socket = try await Self.open(port)
+            _ = try await socket.readText()
+            let first = try await socket.readFrame()
+            try await socket.send(RawWebSocket.frame(opcode: 0xA, first.payload))
+            let second = try await socket.readFrame()
+            let close = try await socket.readFrame()
+            let frames = [first, second, close]
             #expect(frames.map(\.opcode) == [9, 9, 8], "ping, answered; ping, unanswered; close")
             #expect(frames[2].closeCode == 1001 && frames[2].closeReason == "ping unanswered for 1000 ms")
         }
     }
-}
-
-/// A raw socket handed between blocking reads, one at a time, behind a lock.
-final class SendableSocket: Sendable {
-    private let lock: Lock<RawWebSocket>
-    init(_ socket: sending RawWebSocket) { lock = Lock(socket) }
-
-    func readText() throws -> String { try lock.withLock { try $0.readText() } }
-    func readFrame() throws -> RawWebSocket.Frame { try lock.withLock { try $0.readFrame() } }
-    func send(_ bytes: [UInt8]) throws { try lock.withLock { try $0.send(bytes) } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPMessages
+import StubTestSupport
 import Testing
 
 @testable import StubCore

@@ -1,7 +1,7 @@
 import Foundation
-import RawHTTPClient
 import StubServer
 import StubServerXCTest
+import StubTestSupport
 import XCTest
 
 /// Strict teardown and `XCTAssertRequested`: the failures they record are expected here, and their messages and
@@ -14,13 +14,13 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         get throws { try XCTUnwrap(StubCatalog.findFolder()) }
     }
 
-    private func get(_ target: String, from server: StubServer) throws -> RawResponse {
-        let client = try RawHTTPClient(port: server.port)
-        try client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        return try client.readResponse()
+    private func get(_ target: String, from server: StubServer) async throws -> RawResponse {
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return try await client.readResponse()
     }
 
-    func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() throws {
+    func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() async throws {
         let startLine = #line + 7
         expectOneFailureByTheEnd { message, line in
             message.contains("no stub matched GET /nowhere (answered 404)")
@@ -29,18 +29,20 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
                 && line == startLine
         }
         let server = try startStubServer(fixtures: mockData)
-        XCTAssertEqual(try get("/nowhere", from: server).status, 404)
+        let answer = try await get("/nowhere", from: server)
+        XCTAssertEqual(answer.status, 404)
     }
 
-    func testUnmatchedAllow_passes() throws {
+    func testUnmatchedAllow_passes() async throws {
         let server = try startStubServer(fixtures: mockData, unmatched: .allow)
-        XCTAssertEqual(try get("/nowhere", from: server).status, 404)
+        let answer = try await get("/nowhere", from: server)
+        XCTAssertEqual(answer.status, 404)
     }
 
-    func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() throws {
+    func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() async throws {
         let server = try startStubServer(fixtures: mockData)
         let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
-        _ = try get(albums + "?limit=5", from: server)
+        _ = try await get(albums + "?limit=5", from: server)
         XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))
         let expected =
             "expected 1 any method \(albums)?limit=10, got 0; closest requests:\n"

@@ -1,6 +1,6 @@
 import Foundation
-import RawHTTPClient
 import StubServer
+import StubTestSupport
 
 /// The fixtures most server tests run against: one API folder exercising every matcher, variant and fault.
 enum TestCatalog {
@@ -96,14 +96,11 @@ func withTestServer(
     }
 }
 
-/// Sends one request on a new connection and reads its answer, on a thread of its own (see `blocking`).
+/// Sends one request on a new connection and reads its answer.
 func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
-    let port = server.port
-    return try await blocking {
-        let client = try RawHTTPClient(port: port)
-        try client.send(request)
-        return try client.readResponse()
-    }
+    let client = try await RawHTTPClient(port: server.port)
+    try await client.send(request)
+    return try await client.readResponse()
 }
 
 /// A GET request with the headers HTTP/1.1 requires.

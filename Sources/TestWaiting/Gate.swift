@@ -60,7 +60,7 @@ public final class Gate: Sendable {
     /// Waits until `count` callers have reached the gate (bounded as `waitUntil` is).
     /// - Throws: `WaitTimedOut` after `limit`.
     public func waitUntilEntered(
-        count: Int = 1, within limit: Duration = .seconds(15), isolation: isolated (any Actor)? = #isolation
+        count: Int = 1, within limit: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
     ) async throws {
         try await waitUntil("\(count) caller(s) at the gate", within: limit) { enteredCount >= count }
     }

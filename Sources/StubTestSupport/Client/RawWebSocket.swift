@@ -1,26 +1,26 @@
 import Foundation
 
-/// A blocking WebSocket client over `RawHTTPClient` for testing the server's framing: it sends any frame, masked
+/// A WebSocket client over `RawHTTPClient` (every call `async`, every wait bounded) for testing the server's framing: it sends any frame, masked
 /// or not (RFC 6455, 5.2-5.3), and reads the server's frames as they are.
-public final class RawWebSocket {
+public actor RawWebSocket {
     public let client: RawHTTPClient
     /// The `101` (or refusal) the handshake got.
     public private(set) var handshake: RawResponse
 
     /// The key RFC 6455's example uses (section 1.3); its accept is `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`.
-    public static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
+    public nonisolated static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
     /// Connects and sends the opening handshake for `path`; `handshake` holds the answer.
     public init(
         port: Int, path: String, key: String = RawWebSocket.exampleKey, protocols: [String] = [],
         extraHeaders: String = "", timeout: Int = 5
-    ) throws {
-        client = try RawHTTPClient(port: port, timeout: timeout)
+    ) async throws {
+        client = try await RawHTTPClient(port: port, timeout: timeout)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         if !protocols.isEmpty { request += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
-        try client.send(request + extraHeaders + "\r\n")
-        handshake = try client.readResponse(head: true)
+        try await client.send(request + extraHeaders + "\r\n")
+        handshake = try await client.readResponse(head: true)
     }
 
     /// One frame from the server.
@@ -38,7 +38,7 @@ public final class RawWebSocket {
     }
 
     /// A frame's bytes: FIN, opcode, the shortest length, then the payload masked with `mask` (nil: unmasked).
-    public static func frame(
+    public nonisolated static func frame(
         opcode: UInt8, _ payload: [UInt8], fin: Bool = true, mask: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D]
     ) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
@@ -55,33 +55,33 @@ public final class RawWebSocket {
     }
 
     /// Sends a masked text message.
-    public func send(text: String) throws {
-        try client.send(Self.frame(opcode: 1, Array(text.utf8)))
+    public func send(text: String) async throws {
+        try await client.send(Self.frame(opcode: 1, Array(text.utf8)))
     }
 
     /// Sends raw bytes: a frame made with `frame(...)`, or anything else.
-    public func send(_ bytes: [UInt8]) throws {
-        try client.send(bytes)
+    public func send(_ bytes: [UInt8]) async throws {
+        try await client.send(bytes)
     }
 
     /// Reads the server's next frame.
-    public func readFrame() throws -> Frame {
-        let head = try client.readExactly(2)
+    public func readFrame() async throws -> Frame {
+        let head = try await client.readExactly(2)
         var length = Int(head[1] & 0x7F)
         if length == 126 {
-            let bytes = try client.readExactly(2)
+            let bytes = try await client.readExactly(2)
             length = Int(bytes[0]) << 8 | Int(bytes[1])
         } else if length == 127 {
-            length = try client.readExactly(8).reduce(0) { $0 << 8 | Int($1) }
+            length = try await client.readExactly(8).reduce(0) { $0 << 8 | Int($1) }
         }
         guard head[1] & 0x80 == 0 else { throw RawHTTPClient.ClientError.malformed("a server frame was masked") }
-        return Frame(fin: head[0] & 0x80 != 0, opcode: head[0] & 0x0F, payload: try client.readExactly(length))
+        return Frame(fin: head[0] & 0x80 != 0, opcode: head[0] & 0x0F, payload: try await client.readExactly(length))
     }
 
     /// Reads frames until a text frame, answering nothing; returns its text.
-    public func readText() throws -> String {
+    public func readText() async throws -> String {
         while true {
-            let frame = try readFrame()
+            let frame = try await readFrame()
             if frame.opcode == 1 { return frame.text }
             if frame.opcode == 8 {
                 throw RawHTTPClient.ClientError.closedEarly(received: "close \(frame.closeCode ?? 0)")

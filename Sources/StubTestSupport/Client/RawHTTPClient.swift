@@ -6,44 +6,68 @@ import Foundation
     import Darwin
 #endif
 
-/// A blocking loopback client that sends raw bytes and reads raw answers, for testing the server's HTTP handling.
-public final class RawHTTPClient {
+/// A loopback client that sends raw bytes and reads raw answers, for testing the server's HTTP handling.
+///
+/// Every call is `async` on a non-blocking socket: a wait for the server parks the task on `SocketPoller`'s thread
+/// instead of holding a thread of the cooperative pool or the main actor. Each wait (connect, a read, a write that
+/// finds the socket full) gives up after `timeout` seconds, and cancelling the task ends it.
+public actor RawHTTPClient {
     private var fd: Int32
     private var buffer: [UInt8] = []
+    /// How the stream ended once a read saw it end (0: closed by the server, else a read's `errno`).
+    private var end: Int32?
+    private let timeout: Duration
 
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
-    public init(port: Int, timeout: Int = 5) throws {
+    /// - Throws: `ClientError.connectFailed` with the `errno` (`ETIMEDOUT` when the connect outlived `timeout`).
+    public init(port: Int, timeout: Int = 5) async throws {
+        self.timeout = .seconds(timeout)
         fd = socket(AF_INET, Int32(streamType), 0)
         // Not lent to processes a test starts: a child that counts its sockets (InProcessProbe) must not see ours.
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         #if canImport(Darwin)
             // A send to a connection the server reset gives EPIPE, not a SIGPIPE that ends the whole test run:
             // `#define SO_NOSIGPIPE 0x1022` (xnu bsd/sys/socket.h:174), as the server's sockets have.
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var value = timeval(tv_sec: timeout, tv_usec: 0)
-        // On Linux the send timeout also bounds connect.
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var result: Int32
-        // After a signal interrupts it, the connect goes on: calling again reports it under way, then done.
-        repeat {
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+        var result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
-            if result != 0 && errno == EISCONN { result = 0 }
-        } while result != 0 && (errno == EINTR || errno == EALREADY)
-        guard result == 0 else {
+        }
+        var code = result == 0 ? 0 : errno
+        // On loopback the handshake is usually done by the time connect returns: a look that does not wait
+        // (poll with timeout 0) saves the task a turn through the pool before its first send.
+        var done = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        if code == EINPROGRESS && poll(&done, 1, 0) == 1 {
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            code = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 ? code : errno
+        }
+        if code == EINPROGRESS || code == EINTR {
+            // Under way: the socket turns writable once the connect succeeded or failed; SO_ERROR says which.
+            do {
+                switch try await SocketPoller.shared.waitWritable(fd, timeout: self.timeout) {
+                case .timedOut: code = ETIMEDOUT
+                case .ready:
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    result = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+                    if result != 0 { code = errno }
+                }
+            } catch {
+                close(fd)
+                fd = -1
+                throw error
+            }
+        }
+        guard code == 0 else {
             // deinit runs for an instance whose init throws once it is fully initialized: forget the descriptor,
             // or deinit closes its number again, by then perhaps another test's listener.
-            let code = errno
             close(fd)
             fd = -1
             throw ClientError.connectFailed(code)
@@ -58,7 +82,7 @@ public final class RawHTTPClient {
         case connectFailed(Int32)
         case closedEarly(received: String)
         case malformed(String)
-        /// A failed read, with its `errno`, such as `ECONNRESET` or `EAGAIN` after the read timeout.
+        /// A failed read, with its `errno`, such as `ECONNRESET`, or `EAGAIN` when nothing came within the timeout.
         case readFailed(Int32)
     }
 
@@ -70,22 +94,33 @@ public final class RawHTTPClient {
         fd = -1
     }
 
-    public func send(_ text: String) throws {
-        try send(Array(text.utf8))
+    public func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
     }
 
-    public func send(_ bytes: [UInt8]) throws {
+    /// Sends every byte, waiting (at most `timeout` each time) while the socket's send buffer is full.
+    /// - Throws: `ClientError.closedEarly` naming the `errno` when the connection fails or the wait runs out.
+    public func send(_ bytes: [UInt8]) async throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw ClientError.closedEarly(received: "send failed: errno \(errno)") }
-            offset += count
+            if count > 0 {
+                offset += count
+                continue
+            }
+            let code = errno
+            if count < 0 && code == EINTR { continue }
+            if count < 0 && (code == EAGAIN || code == EWOULDBLOCK),
+                try await SocketPoller.shared.waitWritable(fd, timeout: timeout) == .ready
+            {
+                continue
+            }
+            throw ClientError.closedEarly(received: "send failed: errno \(code)")
         }
     }
 
     /// Reads one response: head, then a body by `Content-Length` (none for 1xx, 204, 304 or `head: true`).
-    public func readResponse(head: Bool = false) throws -> RawResponse {
+    public func readResponse(head: Bool = false) async throws -> RawResponse {
         while true {
             if let end = headEnd() {
                 let text = String(decoding: buffer[..<end], as: UTF8.self)
@@ -95,7 +130,7 @@ public final class RawHTTPClient {
                     head || response.status < 200 || response.status == 204
                     ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
                 while buffer.count < length {
-                    guard try fill() else {
+                    guard try await fill() != nil else {
                         throw ClientError.closedEarly(received: "\(buffer.count) of \(length) body bytes")
                     }
                 }
@@ -103,17 +138,24 @@ public final class RawHTTPClient {
                 buffer.removeFirst(length)
                 return response
             }
-            guard try fill() else {
+            guard try await fill() != nil else {
                 throw ClientError.closedEarly(received: String(decoding: buffer, as: UTF8.self))
             }
         }
     }
 
+    /// Reads `count` responses in a row (pipelined answers).
+    public func readResponses(_ count: Int) async throws -> [RawResponse] {
+        var responses: [RawResponse] = []
+        for _ in 0..<count { responses.append(try await readResponse()) }
+        return responses
+    }
+
     /// Reads exactly `count` bytes.
     /// - Throws: `ClientError.closedEarly` when the server closes first, `readFailed` on a timeout or reset.
-    public func readExactly(_ count: Int) throws -> [UInt8] {
+    public func readExactly(_ count: Int) async throws -> [UInt8] {
         while buffer.count < count {
-            guard try fill() else {
+            guard try await fill() != nil else {
                 throw ClientError.closedEarly(received: "\(buffer.count) of \(count) bytes")
             }
         }
@@ -121,17 +163,17 @@ public final class RawHTTPClient {
         return Array(buffer[..<count])
     }
 
-    /// Reads until the server closes; returns everything not yet consumed. A reset also ends the stream.
-    public func readToEnd() -> [UInt8] {
-        while (try? fill()) == true {}
+    /// Reads until the server closes; returns everything not yet consumed. A reset or a timeout also ends it.
+    public func readToEnd() async -> [UInt8] {
+        while (try? await fill()) != nil {}
         defer { buffer = [] }
         return buffer
     }
 
     /// Reads until the server closes its side; returns everything not yet consumed.
     /// - Throws: `ClientError.readFailed` when the read timeout passes first (`EAGAIN`) or the connection resets.
-    public func readUntilClosed() throws -> [UInt8] {
-        while try fill() {}
+    public func readUntilClosed() async throws -> [UInt8] {
+        while try await fill() != nil {}
         defer { buffer = [] }
         return buffer
     }
@@ -142,33 +184,34 @@ public final class RawHTTPClient {
         public var time: Double
     }
 
-    /// Reads until the server closes (or resets), noting when each read returned: for asserting how an answer's
-    /// bytes were spread over time.
-    public func readArrivals() -> [Arrival] {
+    /// Reads until the server closes (or resets), noting when each read's bytes arrived: for asserting how an
+    /// answer's bytes were spread over time. The poller's thread reads them as they come, so the times hold however
+    /// late this task runs.
+    public func readArrivals() async -> [Arrival] {
         var arrivals: [Arrival] = []
         if !buffer.isEmpty {
             arrivals.append(Arrival(bytes: buffer, time: Self.now()))
             buffer = []
         }
-        while (try? fill()) == true {
-            arrivals.append(Arrival(bytes: buffer, time: Self.now()))
-            buffer = []
-        }
-        return arrivals
+        guard end == nil,
+            let received = try? await SocketPoller.shared.receive(fd, untilClosed: true, timeout: timeout)
+        else { return arrivals }
+        end = received.end ?? EAGAIN
+        return arrivals + received.arrivals.map { Arrival(bytes: $0.bytes, time: $0.time) }
     }
 
     /// Monotonic seconds, for comparing with `Arrival.time`.
-    public static func now() -> Double {
+    public nonisolated static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Whether the server ended the connection with a TCP reset.
-    public func readEndsWithReset() -> Bool {
+    public func readEndsWithReset() async -> Bool {
         while true {
             do {
-                guard try fill() else { return false }
+                guard try await fill() != nil else { return false }
             } catch ClientError.readFailed(ECONNRESET) {
                 return true
             } catch {
@@ -177,18 +220,25 @@ public final class RawHTTPClient {
         }
     }
 
-    private func fill() throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var count: Int
-        // A signal (SIGCHLD, when a test's child process exits) interrupts a blocking read: read again.
-        repeat {
-            count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        } while count < 0 && errno == EINTR
-        if count < 0 {
-            throw ClientError.readFailed(errno)
+    /// One read: appends what came and returns when it arrived (monotonic seconds), or nil once the server closed.
+    /// - Throws: `readFailed(EAGAIN)` when nothing came within `timeout`, `readFailed(errno)` when the read failed,
+    ///   `CancellationError` when the task is cancelled.
+    private func fill() async throws -> Double? {
+        if let end {
+            if end == 0 { return nil }
+            throw ClientError.readFailed(end)
         }
-        buffer += chunk[..<count]
-        return count > 0
+        var received = SocketPoller.Received()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        SocketPoller.drain(fd, into: &received, chunk: &chunk)
+        if received.arrivals.isEmpty && received.end == nil {
+            received = try await SocketPoller.shared.receive(fd, untilClosed: false, timeout: timeout)
+        }
+        end = received.end
+        for arrival in received.arrivals { buffer += arrival.bytes }
+        if let last = received.arrivals.last { return last.time }
+        if received.timedOut { throw ClientError.readFailed(EAGAIN) }
+        return try await fill()
     }
 
     private func headEnd() -> Int? {
@@ -246,14 +296,3 @@ public struct RawResponse: Sendable {
         Darwin.send(fd, bytes, count, 0)
     }
 #endif
-
-/// Runs blocking socket work on a thread of its own and awaits its result.
-///
-/// A blocking read on a task's thread holds one of the few threads of Swift's cooperative pool (two on a
-/// 2-CPU machine) for as long as the server takes to answer; a slow or paced answer would then stall every
-/// other test's tasks, and their bounded waits would time out.
-public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}

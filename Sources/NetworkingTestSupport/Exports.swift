@@ -1,0 +1,2 @@
+// Bounded waits for tests (`waitUntil`, `Gate`), shared with the stub side's test support.
+@_exported import TestWaiting
