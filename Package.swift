@@ -53,7 +53,8 @@ let package = Package(
         .target(
             name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(
-            name: "StubServerTesting", dependencies: ["Locking", "StubContracts", "StubServer", "StubServerInProcess"],
+            name: "StubServerTesting",
+            dependencies: ["Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess"],
             swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),

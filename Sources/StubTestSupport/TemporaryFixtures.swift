@@ -1,12 +1,6 @@
 import Foundation
 import StubCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A fixtures folder written to a fresh temporary directory for one test.
 public struct TemporaryFixtures: Sendable {
     public let root: URL

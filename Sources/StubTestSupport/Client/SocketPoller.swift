@@ -1,12 +1,6 @@
 import Foundation
 import Locking
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Waits for sockets on one thread of its own, and reads them there the moment bytes arrive, so that a test's task
 /// awaiting a slow server holds no thread of Swift's cooperative pool (two on a 2-CPU machine) and no main actor
 /// meanwhile, and the time each piece arrived is the time it arrived, however late the task runs.
