@@ -71,7 +71,8 @@ let package = Package(
             swiftSettings: settings),
         .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
         .target(
-            name: "NetworkingTestSupport", dependencies: ["Locking", "Networking", "TestWaiting"], swiftSettings: settings),
+            name: "NetworkingTestSupport", dependencies: ["Locking", "Networking", "SharedTestSupport"],
+            swiftSettings: settings),
         .target(name: "ImageCache", dependencies: ["Networking"], swiftSettings: settings),
         .target(name: "AlbumsFeature", dependencies: ["Networking", "ImageCache"], swiftSettings: settings),
         .target(name: "DessertsFeature", dependencies: ["Networking"], swiftSettings: settings),
@@ -89,17 +90,20 @@ let package = Package(
                 "Locking", "MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath",
             ],
             swiftSettings: settings),
-        // Bounded waits shared by both sides' test support: `waitUntil`, `Gate`.
-        .target(name: "TestWaiting", dependencies: ["Locking"], swiftSettings: settings),
+        // What both sides' test support share (no product): bounded waits (`waitUntil`, `Gate`), `RefusingPort`.
+        .target(name: "SharedTestSupport", dependencies: ["Locking"], swiftSettings: settings),
         // The stub side's test support (no product): the async raw HTTP and WebSocket client, temporary fixtures,
         // exchange helpers; blocking calls in tests live only here.
-        .target(name: "StubTestSupport", dependencies: ["Locking", "StubCore", "TestWaiting"], swiftSettings: settings),
+        .target(
+            name: "StubTestSupport", dependencies: ["Locking", "StubCore", "SharedTestSupport"], swiftSettings: settings
+        ),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
-            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"], swiftSettings: settings),
+            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "StubServerInProcessTests",
             dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
@@ -108,18 +112,20 @@ let package = Package(
         .testTarget(
             name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
-        .testTarget(name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"], swiftSettings: settings),
+        .testTarget(
+            name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"],
+            swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [
-                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "NetworkingTestSupport", "StubTestSupport",
+                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "StubTestSupport",
                 "StubCore", "StubServer",
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "ControlPageBrowserTests",
-            dependencies: ["ChildProcesses", "NetworkingTestSupport", "StubTestSupport", "StubContracts", "StubServer"],
+            dependencies: ["ChildProcesses", "StubTestSupport", "StubContracts", "StubServer"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -171,7 +177,8 @@ let package = Package(
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "ImageCache", "Locking", "MoviesFeature", "Networking",
                 "NetworkingTestSupport",
-                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "StubTestSupport",
+                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting",
+                "StubTestSupport",
                 "TopSongsFeature",
                 "TrackSearchFeature",
             ],
@@ -185,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "StubServerRecordingTests",
             dependencies: [
-                "Locking", "NetworkingTestSupport", "StubTestSupport", "StubServer", "StubServerRecording", "XMLPath",
+                "Locking", "StubTestSupport", "StubServer", "StubServerRecording", "XMLPath",
             ],
             swiftSettings: settings),
         .testTarget(
@@ -202,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "NetworkingTestSupport", "StubTestSupport", "StubServerCLI",
+                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "StubTestSupport", "StubServerCLI",
                 "StubServerRecordCLI",
                 "StubServer",
             ],

@@ -1,2 +1,2 @@
-// Bounded waits for tests (`waitUntil`, `Gate`), shared with the stub side's test support.
-@_exported import TestWaiting
+// What both sides' test support share: bounded waits (`waitUntil`, `Gate`) and `RefusingPort`.
+@_exported import SharedTestSupport

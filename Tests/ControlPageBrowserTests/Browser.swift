@@ -2,7 +2,6 @@
 #if os(macOS) || os(Linux)
     import ChildProcesses
     import Foundation
-    import NetworkingTestSupport
     import StubTestSupport
 
     #if canImport(Glibc)

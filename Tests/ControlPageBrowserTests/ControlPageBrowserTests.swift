@@ -1,7 +1,6 @@
 // These tests run chromedriver and Chromium as processes: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
-    import NetworkingTestSupport
     import StubTestSupport
     import StubContracts
     import StubServer

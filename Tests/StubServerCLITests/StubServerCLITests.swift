@@ -1,7 +1,6 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
-    import NetworkingTestSupport
     import StubTestSupport
     import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import Locking
-import NetworkingTestSupport
 import StubServer
 import StubServerRecording
 import StubTestSupport

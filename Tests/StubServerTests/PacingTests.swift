@@ -1,6 +1,5 @@
 import Foundation
 import HTTPEngine
-import NetworkingTestSupport
 import StubTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import NetworkingTestSupport
 import StubTestSupport
 import Testing
 

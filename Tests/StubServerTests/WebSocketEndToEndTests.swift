@@ -1,6 +1,5 @@
 import Foundation
 import Locking
-import NetworkingTestSupport
 import StubTestSupport
 import Testing
 
