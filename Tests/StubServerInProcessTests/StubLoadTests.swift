@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPMessages
 import Locking
+import StubTestSupport
 import Testing
 
 @testable import StubCore
@@ -14,7 +15,7 @@ import Testing
 /// A protocol client that records each call and holds `urlProtocolDidFinishLoading` until released.
 private final class HoldingClient: NSObject, URLProtocolClient, Sendable {
     let events = Lock<[String]>([])
-    let release = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)  // blocking-ok: waited on by the load's queue, not a test's task
 
     func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {}
     func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {}
@@ -28,7 +29,7 @@ private final class HoldingClient: NSObject, URLProtocolClient, Sendable {
     }
     func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
         events.withLock { $0.append("finishing") }
-        release.wait()
+        release.wait()  // blocking-ok: the load's own queue calls this, holding the load's end on purpose
         events.withLock { $0.append("finished") }
     }
     func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
@@ -51,22 +52,16 @@ struct StubLoadTests {
             answer: StubAnswer(status: .ok, body: Array("ok".utf8)), url: url, omitsBody: false,
             timeout: .seconds(10), channel: ClientChannel(urlProtocol), onEnd: {})
         load.start()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !client.events.withLock({ $0.contains("finishing") }) {
-            try #require(ContinuousClock.now < deadline, "the load never finished")
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        let cancelled = DispatchSemaphore(value: 0)
+        try await waitUntil("the load to finish") { client.events.withLock { $0.contains("finishing") } }
         Thread {
             load.cancel()
             client.events.withLock { $0.append("cancel returned") }
-            cancelled.signal()
         }.start()
         // Time for a cancel that does not wait to return; one that waits stays blocked until the release.
         try await Task.sleep(for: .milliseconds(100))
         client.events.withLock { $0.append("released") }
         client.release.signal()
-        #expect(cancelled.wait(timeout: .now() + 10) == .success)
+        try await waitUntil("cancel to return") { client.events.withLock { $0.contains("cancel returned") } }
         #expect(
             client.events.withLock { $0 } == [
                 "response", "body", "finishing", "released", "finished", "cancel returned",

@@ -95,20 +95,17 @@ struct PacingTests {
 
     @Test func aThrottledAnswer_doesNotHoldUpOtherConnections() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            let (port, slowRequest) = (server.port, request("/slow", variant: "crawl"))
-            let slow = Task {
-                let client = try await RawHTTPClient(port: port)
-                try await client.send(slowRequest)
-                return await client.readArrivals()
-            }
+            // The slow request is sent from this task, so the server has it before the wait below begins.
+            let slowClient = try await RawHTTPClient(port: server.port)
+            try await slowClient.send(request("/slow", variant: "crawl"))
+            let slow = Task { await slowClient.readArrivals() }
             try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
-            let fastRequest = request("/fast")
-            let client = try await RawHTTPClient(port: port)
-            try await client.send(fastRequest)
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(request("/fast"))
             let fast = try await client.readResponse()
             let fastDone = RawHTTPClient.now()
             #expect(fast.text == "fast")
-            let arrivals = try await slow.value
+            let arrivals = await slow.value
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))
             #expect(
                 try #require(arrivals.last).time > fastDone, "the fast answer came while the slow body was still going")
