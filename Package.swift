@@ -98,7 +98,7 @@ let package = Package(
             name: "StubTestSupport", dependencies: ["Locking", "StubCore", "SharedTestSupport"], swiftSettings: settings
         ),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
-        .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking"], swiftSettings: settings),
+        .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(

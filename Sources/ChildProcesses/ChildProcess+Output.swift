@@ -1,6 +1,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import Locking
+    import SharedTestSupport
 
     extension ChildProcess {
         /// One output pipe of a child, read to its end on a thread of its own (so a full pipe never blocks the

@@ -2,6 +2,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import Locking
+    import SharedTestSupport
 
     #if os(Linux)
         import CLinux

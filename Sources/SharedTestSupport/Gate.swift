@@ -11,50 +11,25 @@ import Locking
 /// gate.open()
 /// ```
 public final class Gate: Sendable {
-    private struct State {
-        var entered = 0
-        var isOpen = false
-        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-    }
-
-    private let state = Lock(State())
+    private let entered = Lock(0)
+    private let opened = Occurrence()
 
     public init(open: Bool = false) {
-        state.withLock { $0.isOpen = open }
+        if open { opened.happen() }
     }
 
     /// How many callers reached the gate so far.
-    public var enteredCount: Int { state.withLock { $0.entered } }
+    public var enteredCount: Int { entered.withLock { $0 } }
 
     /// Waits until the gate is open (at once when it is), or until the calling task is cancelled.
     public func pass() async {
-        let ticket = state.withLock { state -> Int? in
-            state.entered += 1
-            return state.isOpen ? nil : state.entered
-        }
-        guard let ticket else { return }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state in
-                    if state.isOpen || Task.isCancelled { return true }
-                    state.waiting[ticket] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiting.removeValue(forKey: ticket) }?.resume()
-        }
+        entered.withLock { $0 += 1 }
+        await opened.wait()
     }
 
     /// Lets every waiting caller and every later one through.
     public func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting = [:] }
-            return Array(state.waiting.values)
-        }
-        for continuation in waiting { continuation.resume() }
+        opened.happen()
     }
 
     /// Waits until `count` callers have reached the gate (bounded as `waitUntil` is).

@@ -100,10 +100,12 @@ struct PacingTests {
             try await slowClient.send(request("/slow", variant: "crawl"))
             let slow = Task { await slowClient.readArrivals() }
             try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
-            let client = try await RawHTTPClient(port: server.port)
-            try await client.send(request("/fast"))
-            let fast = try await client.readResponse()
-            let fastDone = RawHTTPClient.now()
+            // The fast exchange must happen while the slow body is still going (5 s): it plays a prompt client.
+            let (fast, fastDone) = try await promptly { [port = server.port, fastRequest = request("/fast")] in
+                let client = try await RawHTTPClient(port: port)
+                try await client.send(fastRequest)
+                return (try await client.readResponse(), RawHTTPClient.now())
+            }
             #expect(fast.text == "fast")
             let arrivals = await slow.value
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))

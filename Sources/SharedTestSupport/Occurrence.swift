@@ -1,8 +1,9 @@
 import Locking
 
-/// Something that happens once (a child's exit, the end of its output), awaited by tasks without holding a thread:
-/// a waiting task is suspended, not parked on a semaphore, so it costs the cooperative pool nothing meanwhile.
-final class Occurrence: Sendable {
+/// Something that happens once (a child's exit, the end of its output, a gate opening), awaited by tasks without
+/// holding a thread: a waiting task is suspended, not parked on a semaphore, so it costs the cooperative pool nothing
+/// meanwhile.
+public final class Occurrence: Sendable {
     private struct State {
         var happened = false
         var nextTicket = 0
@@ -11,11 +12,13 @@ final class Occurrence: Sendable {
 
     private let state = Lock(State())
 
+    public init() {}
+
     /// Whether it has happened.
-    var hasHappened: Bool { state.withLock { $0.happened } }
+    public var hasHappened: Bool { state.withLock { $0.happened } }
 
     /// Marks it as happened and resumes every waiting task.
-    func happen() {
+    public func happen() {
         let waiting = state.withLock { state in
             state.happened = true
             defer { state.waiting = [:] }
@@ -25,10 +28,10 @@ final class Occurrence: Sendable {
     }
 
     /// Waits at most `seconds` (or until the task is cancelled); whether it happened.
-    func wait(within seconds: Double) async -> Bool {
+    public func wait(within seconds: Double) async -> Bool {
         if hasHappened { return true }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitUntilCancelled() }
+            group.addTask { await self.wait() }
             group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
             await group.next()
             group.cancelAll()
@@ -36,8 +39,8 @@ final class Occurrence: Sendable {
         return hasHappened
     }
 
-    /// Returns once it happened, or once the task is cancelled.
-    private func waitUntilCancelled() async {
+    /// Returns once it happened (at once when it has), or once the task is cancelled.
+    public func wait() async {
         let ticket = state.withLock { state in
             state.nextTicket += 1
             return state.nextTicket
