@@ -84,21 +84,9 @@ struct HTTPServerTests {
         await server.stop()
     }
 
-    /// Waits until `condition` holds, checking every few milliseconds; fails after `seconds`.
-    private func waitUntil(
-        _ what: String, within seconds: Double = 15, _ condition: () -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    /// One request on a new connection, its answer read on a thread of its own.
+    /// One request on a new connection, and its answer.
     private func exchange(_ server: HTTPServer, _ request: String) async throws -> RawResponse {
-        let port = server.port
-        let client = try await RawHTTPClient(port: port)
+        let client = try await RawHTTPClient(port: server.port)
         try await client.send(request)
         return try await client.readResponse()
     }

@@ -18,16 +18,9 @@ struct WebSocketExpectationTests {
         _ = try await socket.readText()
         try await socket.send(RawWebSocket.frame(opcode: 8, [0x03, 0xE8]))
         _ = try await socket.readFrame()
-        try await waitUntil(server)
-    }
-
-    /// Until the socket's close is journaled: its messages are complete by then.
-    private func waitUntil(_ server: StubServer) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose == nil {
-            try #require(clock.now < deadline, "the socket's close was never journaled")
-            try await Task.sleep(for: .milliseconds(2))
+        // Until the socket's close is journaled: its messages are complete by then.
+        try await waitUntil("the socket's close to be journaled") {
+            server.journal(JournalQuery(stub: "live-updates")).last?.webSocketClose != nil
         }
     }
 

@@ -95,22 +95,23 @@ struct PacingTests {
 
     @Test func aThrottledAnswer_doesNotHoldUpOtherConnections() async throws {
         try await withServer(stubs: Self.stubs) { server in
-            // The slow request is sent from this task, so the server has it before the wait below begins.
-            let slowClient = try await RawHTTPClient(port: server.port)
-            try await slowClient.send(request("/slow", variant: "crawl"))
-            let slow = Task { await slowClient.readArrivals() }
-            try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
-            // The fast exchange must happen while the slow body is still going (5 s): it plays a prompt client.
-            let (fast, fastDone) = try await promptly { [port = server.port, fastRequest = request("/fast")] in
-                let client = try await RawHTTPClient(port: port)
+            // The fast exchange must happen while the slow body is still going (5 s): the test plays prompt clients.
+            let (slowRequest, fastRequest) = (request("/slow", variant: "crawl"), request("/fast"))
+            let (arrivals, fast) = try await promptly {
+                let slowClient = try await RawHTTPClient(port: server.port)
+                try await slowClient.send(slowRequest)
+                async let arrivals = slowClient.readArrivals()
+                try await waitUntil("the slow request to be answered") { server.requestCount() == 1 }
+                let client = try await RawHTTPClient(port: server.port)
                 try await client.send(fastRequest)
-                return (try await client.readResponse(), RawHTTPClient.now())
+                let fast = try await client.readResponse()
+                return (await arrivals, fast)
             }
             #expect(fast.text == "fast")
-            let arrivals = await slow.value
             #expect(String(decoding: arrivals.flatMap(\.bytes), as: UTF8.self).hasSuffix(Self.body))
             #expect(
-                try #require(arrivals.last).time > fastDone, "the fast answer came while the slow body was still going")
+                try #require(arrivals.last).time > fast.arrived,
+                "the fast answer came while the slow body was still going")
         }
     }
 

@@ -16,6 +16,8 @@ public actor RawHTTPClient {
     private var buffer: [UInt8] = []
     /// How the stream ended once a read saw it end (0: closed by the server, else a read's `errno`).
     private var end: Int32?
+    /// When the last bytes read arrived (monotonic seconds).
+    private var lastArrival = 0.0
     private let timeout: Duration
 
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
@@ -135,6 +137,7 @@ public actor RawHTTPClient {
                     }
                 }
                 response.body = Array(buffer[..<length])
+                response.arrived = lastArrival
                 buffer.removeFirst(length)
                 return response
             }
@@ -236,7 +239,10 @@ public actor RawHTTPClient {
         }
         end = received.end
         for arrival in received.arrivals { buffer += arrival.bytes }
-        if let last = received.arrivals.last { return last.time }
+        if let last = received.arrivals.last {
+            lastArrival = last.time
+            return last.time
+        }
         if received.timedOut { throw ClientError.readFailed(EAGAIN) }
         return try await fill()
     }
@@ -257,6 +263,9 @@ public struct RawResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8] = []
+    /// When its last byte arrived (monotonic seconds, `RawHTTPClient.now()`), seen by the thread that read it: the
+    /// time holds however late the reading task ran.
+    public var arrived = 0.0
 
     public init(head: String) throws {
         let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
