@@ -109,6 +109,7 @@ let package = Package(
             dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
         .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),

@@ -6,7 +6,7 @@
 #
 # Builds the tests once (`swift build --build-tests`), then runs `swift test --skip-build` each time. Logs are in
 # .build/stress/MODE-RUN.log. Exits 1 when any run failed.
-set -euo pipefail
+set -euo pipefail  # every pipeline below reads its input to the end (awk, not head): no SIGPIPE
 cd "$(dirname "$0")/.."
 
 runs="${1:?usage: scripts/stress-tests.sh N [plain|pinned|loaded]...}"
@@ -58,7 +58,7 @@ for mode in "${modes[@]}"; do
     fi
     echo "stress: $mode run $run: $verdict in $(($(date +%s) - started)) s ($(grep -E -o 'Test run with [0-9]+ tests' "$log" | tail -1 || true))"
     if [ "$verdict" = FAILED ]; then
-      grep -E '^✘ Test .* (failed|recorded an issue)' "$log" | sed 's/^/    /' | sort -u | head -20 || true
+      grep -E '^✘ Test .* (failed|recorded an issue)' "$log" | sed 's/^/    /' | sort -u | awk 'NR <= 20' || true
     fi
   done
   stop_hogs
@@ -67,7 +67,7 @@ done
 
 echo "stress: slowest tests over every run:"
 cat "$logs"/*.log | grep -E '^✔ Test [^ ]+\(.*\) passed after [0-9.]+ seconds' |
-  sed -E 's/^✔ Test ([^ ]+\(.*\)) passed after ([0-9.]+) seconds.*/\2 \1/' | sort -rn | awk '!seen[$2]++' | head -15 |
+  sed -E 's/^✔ Test ([^ ]+\(.*\)) passed after ([0-9.]+) seconds.*/\2 \1/' | sort -rn | awk '!seen[$2]++ && ++shown <= 15' |
   sed 's/^/    /'
 for line in "${summary[@]}"; do echo "stress: $line"; done
 exit "$failed"

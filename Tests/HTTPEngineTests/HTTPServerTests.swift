@@ -86,13 +86,7 @@ struct HTTPServerTests {
 
     /// One request on a new connection, and its answer.
     private func exchange(_ server: HTTPServer, _ request: String) async throws -> RawResponse {
-        let client = try await RawHTTPClient(port: server.port)
-        try await client.send(request)
-        return try await client.readResponse()
-    }
-
-    private func get(_ path: String, _ extra: String = "") -> String {
-        "GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)\r\n"
+        try await RawHTTPClient.exchange(request, port: server.port)
     }
 
     private static func fulfilElsewhere(_ promise: ReplyPromise, _ text: String) {

@@ -41,9 +41,7 @@ struct RecordingTests {
 
     /// Sends `GET target` on a new connection and reads the answer.
     func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
-        let client = try await RawHTTPClient(port: server.port)
-        try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
-        return try await client.readResponse()
+        try await RawHTTPClient.get(target, port: server.port, headers: headers)
     }
 
     /// Every file under `folder`, by path relative to it.

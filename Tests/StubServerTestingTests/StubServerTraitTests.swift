@@ -9,9 +9,7 @@ let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
 /// Sends `GET target` on a new connection and reads the answer.
 func get(_ target: String, from server: StubServer) async throws -> RawResponse {
-    let client = try await RawHTTPClient(port: server.port)
-    try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    return try await client.readResponse()
+    try await RawHTTPClient.get(target, port: server.port)
 }
 
 /// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.

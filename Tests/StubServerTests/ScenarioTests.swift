@@ -25,7 +25,7 @@ struct ScenarioTests {
         ]}
         """#
 
-    private func post(_ target: String) -> String { StubServerTests.post(target, "") }
+    private func post(_ target: String) -> String { StubTestSupport.post(target, "") }
 
     @Test func aCart_answersByItsStateAndMovesOn() async throws {
         try await withServer(stubs: Self.stubs) { server in
@@ -135,6 +135,6 @@ struct ScenarioTests {
     }
 
     private func put(_ target: String, _ body: String) -> String {
-        StubServerTests.post(target, body).replacingOccurrences(of: "POST ", with: "PUT ")
+        StubTestSupport.post(target, body).replacingOccurrences(of: "POST ", with: "PUT ")
     }
 }

@@ -15,9 +15,7 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
     }
 
     private func get(_ target: String, from server: StubServer) async throws -> RawResponse {
-        let client = try await RawHTTPClient(port: server.port)
-        try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        return try await client.readResponse()
+        try await RawHTTPClient.get(target, port: server.port)
     }
 
     func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() async throws {

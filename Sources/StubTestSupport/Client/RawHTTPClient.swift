@@ -38,7 +38,7 @@ public actor RawHTTPClient {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var result = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
@@ -47,19 +47,13 @@ public actor RawHTTPClient {
         // On loopback the handshake is usually done by the time connect returns: a look that does not wait
         // (poll with timeout 0) saves the task a turn through the pool before its first send.
         var done = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        if code == EINPROGRESS && poll(&done, 1, 0) == 1 {
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            code = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 ? code : errno
-        }
+        if code == EINPROGRESS && poll(&done, 1, 0) == 1 { code = Self.connectError(fd) }
         if code == EINPROGRESS || code == EINTR {
             // Under way: the socket turns writable once the connect succeeded or failed; SO_ERROR says which.
             do {
                 switch try await SocketPoller.shared.waitWritable(fd, timeout: self.timeout) {
                 case .timedOut: code = ETIMEDOUT
-                case .ready:
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    result = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-                    if result != 0 { code = errno }
+                case .ready: code = Self.connectError(fd)
                 }
             } catch {
                 close(fd)
@@ -76,8 +70,24 @@ public actor RawHTTPClient {
         }
     }
 
+    /// Takes over a connected socket (a test's own server side of a connection), making it non-blocking; the
+    /// client closes it.
+    package init(adopting descriptor: Int32, timeout: Int = 5) {
+        self.timeout = .seconds(timeout)
+        fd = descriptor
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
     deinit {
         if fd >= 0 { close(fd) }
+    }
+
+    /// How a connect that was under way ended: 0, or its `errno` (`SO_ERROR`).
+    private static func connectError(_ fd: Int32) -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 ? code : errno
     }
 
     public enum ClientError: Error, Equatable {
@@ -86,6 +96,12 @@ public actor RawHTTPClient {
         case malformed(String)
         /// A failed read, with its `errno`, such as `ECONNRESET`, or `EAGAIN` when nothing came within the timeout.
         case readFailed(Int32)
+    }
+
+    /// Closes the connection the ordinary way (the peer reads its end); the client is unusable afterwards.
+    public func hangUp() {
+        close(fd)
+        fd = -1
     }
 
     /// Aborts the connection with a TCP reset (linger 0); the client is unusable afterwards.

@@ -98,20 +98,7 @@ func withTestServer(
 
 /// Sends one request on a new connection and reads its answer.
 func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
-    let client = try await RawHTTPClient(port: server.port)
-    try await client.send(request)
-    return try await client.readResponse()
-}
-
-/// A GET request with the headers HTTP/1.1 requires.
-func get(_ target: String, _ headers: String = "") -> String {
-    "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n"
-}
-
-/// A POST request with a body and the headers HTTP/1.1 requires.
-func post(_ target: String, _ body: String, type: String = "application/json", _ headers: String = "") -> String {
-    "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n"
-        + "\(headers)\r\n\(body)"
+    try await RawHTTPClient.exchange(request, port: server.port)
 }
 
 /// Runs `body` with a server serving one API folder whose `stubs.json` is `stubsJSON`.
