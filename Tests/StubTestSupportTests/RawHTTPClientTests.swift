@@ -42,6 +42,30 @@ struct RawHTTPClientTests {
         withExtendedLifetime(peer) {}
     }
 
+    /// A listener whose queue is full drops the next handshake: that connect stays under way until the timeout.
+    @Test func aConnectThatNeverCompletes_isConnectFailedWithETIMEDOUT() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // Never accepted: the first connections fill the queue (backlog 0 holds one), a later one cannot complete.
+        var held: [RawHTTPClient] = []
+        var outcome: (any Error)?
+        for _ in 0..<4 where outcome == nil {
+            do { held.append(try await RawHTTPClient(port: port, timeout: 1)) } catch { outcome = error }
+        }
+        #expect(outcome as? RawHTTPClient.ClientError == .connectFailed(ETIMEDOUT), "\(String(describing: outcome))")
+    }
+
     @Test func aRefusedConnect_isConnectFailed() async throws {
         let refusing = try RefusingPort()
         await #expect(throws: RawHTTPClient.ClientError.connectFailed(ECONNREFUSED)) {
@@ -49,13 +73,18 @@ struct RawHTTPClientTests {
         }
     }
 
-    /// More than the socket buffers hold: the sender waits for room while the peer reads.
+    /// More than the socket buffers hold: the sender waits for room while the peer reads. The peer reads with
+    /// `readArrivals` (on the poller's thread as bytes come) and starts promptly: a sender finds no room for as
+    /// long as the peer's task waits for its first turn.
     @Test func aLargeSend_arrivesWhole() async throws {
         let (client, peer) = try await Self.connectedPair()
         let bytes = (0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        async let received = peer.readExactly(bytes.count)
-        try await client.send(bytes)
-        let all = try await received
+        let all = try await promptly {
+            async let received = peer.readArrivals()
+            try await client.send(bytes)
+            await client.hangUp()
+            return await received.flatMap(\.bytes)
+        }
         #expect(all.count == bytes.count && all.elementsEqual(bytes), "every byte, in order")
     }
 
@@ -90,6 +119,15 @@ struct RawHTTPClientTests {
         await #expect(throws: RawHTTPClient.ClientError.closedEarly(received: "3 of 9 body bytes")) {
             try await client.readResponse()
         }
+    }
+
+    @Test func arrivals_startWithWhatIsAlreadyRead_andAQuietPeerEndsThemWithoutAReset() async throws {
+        let (client, peer) = try await Self.connectedPair(timeout: 1)
+        try await peer.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        #expect(try await client.readResponse(head: true).status == 200)
+        #expect(await client.readArrivals().map { String(decoding: $0.bytes, as: UTF8.self) } == ["ok"])
+        #expect(await client.readEndsWithReset() == false, "the read timed out: no reset")
+        withExtendedLifetime(peer) {}
     }
 
     @Test func somethingThatIsNotHTTP_isMalformed() async throws {
