@@ -95,8 +95,8 @@ let package = Package(
         // The stub side's test support (no product): the async raw HTTP and WebSocket client, temporary fixtures,
         // exchange helpers; blocking calls in tests live only here.
         .target(
-            name: "StubTestSupport", dependencies: ["Locking", "StubCore", "SharedTestSupport"], swiftSettings: settings
-        ),
+            name: "StubTestSupport", dependencies: ["Locking", "StubCore", "StubServer", "SharedTestSupport"],
+            swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
@@ -112,9 +112,10 @@ let package = Package(
         .testTarget(name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
-        .testTarget(name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore"], swiftSettings: settings),
         .testTarget(
-            name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore"],
+            name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore", "StubTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",

@@ -14,12 +14,16 @@
     /// near-miss tables, and markup from a request shown as text.
     @Suite(.serialized, .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
     struct ControlPageBrowserTests {
-        /// A copy of `MockData/`, so that the test can break a fixture and reload.
-        private func withMockDataCopy(_ body: (URL) async throws -> Void) async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString)")
-            try FileManager.default.copyItem(at: StubCatalog.findFolder()!, to: folder)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try await body(folder)
+        /// A copy of `MockData/` (what it holds, in the root of `body`'s folder), so that the test can break a
+        /// fixture and reload.
+        private func withMockDataCopy(_ body: (TemporaryFixtures) async throws -> Void) async throws {
+            let copy = try TemporaryFixtures()
+            defer { copy.remove() }
+            let mockData = StubCatalog.findFolder()!
+            for entry in try FileManager.default.contentsOfDirectory(atPath: mockData.path) {
+                try FileManager.default.copyItem(at: mockData.appendingPathComponent(entry), to: copy.url(entry))
+            }
+            try await body(copy)
         }
 
         /// A session whose requests give up after 5 s without an answer, not URLSession's default 60 s.
@@ -38,10 +42,6 @@
 
         /// A request its stub's OpenAPI operation refuses is listed with the problems, as text.
         @Test func thePage_showsWhatTheAPIContractRefuses() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("catalog"), withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
             let document = """
                 openapi: 3.1.0
                 paths:
@@ -56,9 +56,9 @@
                   "request": {"method": "GET", "path": "/albums"},
                   "variants": {"good": {"body": "[]"}, "bad": {"body": "["}, "nil": {"body": ""}}}]}
                 """
-            try Data(document.utf8).write(to: folder.appendingPathComponent("catalog.yaml"))
-            try Data(stubs.utf8).write(to: folder.appendingPathComponent("catalog/stubs.json"))
-            try await withStubServer(fixtures: folder) { server in
+            let fixtures = try TemporaryFixtures(["catalog.yaml": document, "catalog/stubs.json": stubs])
+            defer { fixtures.remove() }
+            try await withStubServer(fixtures: fixtures.root) { server in
                 #expect(server.runtime.installContractChecks())
                 try await Browser.withSession { browser in
                     try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
@@ -135,8 +135,8 @@
         }
 
         @Test func thePage_drivesTheServerAndShowsWhatArrives() async throws {
-            try await withMockDataCopy { folder in
-                try await withStubServer(fixtures: folder) { server in
+            try await withMockDataCopy { copy in
+                try await withStubServer(fixtures: copy.root) { server in
                     try await Browser.withSession { browser in
                         try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
                         try await waitUntil("every stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
@@ -217,7 +217,7 @@
                         }
 
                         // A broken fixture and a click on reload: the problems are shown, the old catalog serves.
-                        try Data("{ broken".utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+                        try copy.write("albums/stubs.json", "{ broken")
                         try await browser.click(try await browser.find("#reload"))
                         try await waitUntil("the reload's problems to be shown", every: .milliseconds(20)) {
                             try await browser.findAll("#problems li").count == 1

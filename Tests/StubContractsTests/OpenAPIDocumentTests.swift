@@ -1,4 +1,5 @@
 import Foundation
+import StubTestSupport
 import Testing
 
 @testable import StubContracts
@@ -6,30 +7,17 @@ import Testing
 
 /// Documents on disk: `$ref`s to files beside the document, and what never leaves its folder.
 struct OpenAPIDocumentTests {
-    /// A folder holding `files` (name to text), removed by the caller.
-    static func folder(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("spec"), withIntermediateDirectories: true)
-        for (name, text) in files {
-            let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return root
-    }
-
     static let head = "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n"
 
     @Test func aReferenceBeside_isRead_fromItsOwnFile() throws {
-        let root = try Self.folder([
+        let folder = try TemporaryFixtures([
             "spec/api.yaml": Self.head + "          $ref: 'responses/ok.yaml'\n",
             "spec/responses/ok.yaml":
                 "description: ok\ncontent: {application/json: {schema: {$ref: '../schemas.yaml#/Id'}}}\n",
             "spec/schemas.yaml": "Id: {type: integer}\n",
         ])
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer { folder.remove() }
+        let root = folder.root
         let document = try OpenAPIDocument.load(root.appendingPathComponent("spec/api.yaml"))
         let response = try #require(try document.operations().first?.responses.first?.node)
         let schema = try #require(response["content"]?["application/json"]?["schema"])
@@ -42,8 +30,9 @@ struct OpenAPIDocumentTests {
 
     /// Found by review: a missing file is reported where its `$ref` names it.
     @Test func aMissingFile_isReportedWhereItIsNamed() throws {
-        let root = try Self.folder(["spec/api.yaml": Self.head + "          $ref: 'nowhere.yaml'\n"])
-        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = try TemporaryFixtures(["spec/api.yaml": Self.head + "          $ref: 'nowhere.yaml'\n"])
+        defer { folder.remove() }
+        let root = folder.root
         #expect {
             try OpenAPIDocument.load(root.appendingPathComponent("spec/api.yaml"))
         } throws: { error in
@@ -55,11 +44,12 @@ struct OpenAPIDocumentTests {
 
     /// Found by review: `$ref` inside an example is data, not a file to read.
     @Test func aRefInsideAnExample_isData() throws {
-        let root = try Self.folder([
+        let folder = try TemporaryFixtures([
             "spec/api.yaml": Self.head
                 + "          description: ok\n          content: {application/json: {example: {$ref: 'https://x'}}}\n"
         ])
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer { folder.remove() }
+        let root = folder.root
         #expect(try OpenAPIDocument.load(root.appendingPathComponent("spec/api.yaml")).operations().count == 1)
     }
 
@@ -67,10 +57,11 @@ struct OpenAPIDocumentTests {
     /// review found could lead outside.
     @Test(arguments: [1, 30])
     func symbolicLinksOutOfTheFolder_areRefused(_ chain: Int) throws {
-        let root = try Self.folder([
+        let folder = try TemporaryFixtures([
             "spec/api.yaml": Self.head + "          $ref: 'l1'\n", "outside.yaml": "description: secret\n",
         ])
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer { folder.remove() }
+        let root = folder.root
         let spec = root.appendingPathComponent("spec")
         try FileManager.default.createSymbolicLink(
             atPath: spec.appendingPathComponent("l\(chain)").path, withDestinationPath: "../outside.yaml")
@@ -106,8 +97,9 @@ struct OpenAPIDocumentTests {
                       content:
                         application/json: {examples: {bad: {value: {error: x}}}}
             """
-        let root = try Self.folder(["spec/api.yaml": yaml])
-        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = try TemporaryFixtures(["spec/api.yaml": yaml])
+        defer { folder.remove() }
+        let root = folder.root
         let fixtures = root.appendingPathComponent("fixtures")
         _ = try OpenAPIImporter(spec: root.appendingPathComponent("spec/api.yaml"), fixtures: fixtures, api: "api")
             .run()

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPMessages
+import StubTestSupport
 import Testing
 
 @testable import StubContracts
@@ -29,13 +30,6 @@ struct OpenAPIExamplesTests {
         "oai/v3.1/non-oauth-scopes.yaml", "1password-connect/spec.yaml",
     ]
 
-    /// A fresh folder for one test's fixtures.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// A request a stub's matchers accept: `1` for each `{param}`, `x` for each required query parameter.
     static func request(for stub: Stub) throws -> HTTPRequest {
         let path = stub.request.path.segments.map { segment in
@@ -51,8 +45,9 @@ struct OpenAPIExamplesTests {
 
     @Test(.enabled(if: present), arguments: documents)
     func importsValidatesAndAnswersGood(_ document: String) throws {
-        let fixtures = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try TemporaryFixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         let lines = try OpenAPIImporter(
             spec: Self.folder.appendingPathComponent(document), fixtures: fixtures, api: "api"
         )
@@ -79,8 +74,9 @@ struct OpenAPIExamplesTests {
         arguments: ["petstore", "petstore-expanded", "api-with-examples", "uspto", "link-example"])
     func theYAMLDocumentAndItsJSONTwin_importAlike(_ name: String) throws {
         let base = Self.folder.appendingPathComponent("oai/v3.0")
-        let fixtures = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try TemporaryFixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         let yaml = try OpenAPIImporter(spec: base.appendingPathComponent("\(name).yaml"), fixtures: fixtures).make()
         let json = try OpenAPIImporter(spec: base.appendingPathComponent("\(name).json"), fixtures: fixtures).make()
         let strip = { (result: OpenAPIImporter.Result) in
@@ -92,8 +88,9 @@ struct OpenAPIExamplesTests {
 
     @Test(.enabled(if: present))
     func examples_becomeGoodAndNamedVariants() throws {
-        let fixtures = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try TemporaryFixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         _ = try OpenAPIImporter(
             spec: Self.folder.appendingPathComponent("oai/v3.0/api-with-examples.yaml"), fixtures: fixtures, api: "api"
         )
@@ -113,8 +110,9 @@ struct OpenAPIExamplesTests {
 
     @Test(.enabled(if: present))
     func aWebhooksOnlyDocument_importsNothing_andSaysWhy() throws {
-        let fixtures = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try TemporaryFixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         let importer = OpenAPIImporter(
             spec: Self.folder.appendingPathComponent("oai/v3.1/webhook-example.yaml"), fixtures: fixtures)
         #expect(
@@ -136,13 +134,14 @@ struct OpenAPIExamplesTests {
             (#"{"id": 1, "name": "Rex"}"#, ["(the body): expected array, got object"]),
         ])
     func aCorruptedBody_failsValidation_namingTheKeyPath(_ body: String, _ expected: [String]) throws {
-        let fixtures = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try TemporaryFixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         _ = try OpenAPIImporter(
             spec: Self.folder.appendingPathComponent("oai/v3.0/petstore.yaml"), fixtures: fixtures, api: "pets"
         )
         .run()
-        try Data(body.utf8).write(to: fixtures.appendingPathComponent("pets/listPets.good.json"))
+        try temporary.write("pets/listPets.good.json", body)
         var validator = FixtureValidator(root: fixtures)
         let report = validator.validate(try StubCatalog.load(from: fixtures))
         #expect(report.problems == expected.map { "pets/stubs.json: listPets good (200 application/json): \($0)" })

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPMessages
+import StubTestSupport
 import Testing
 
 @testable import StubContracts
@@ -57,14 +58,14 @@ struct RequestContractCheckerTests {
         ]}
         """
 
-    /// A fixtures folder with the document beside its one API folder; its catalog and a state that checks.
-    static func state() throws -> StubState {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("pets"), withIntermediateDirectories: true)
-        try Data(document.utf8).write(to: root.appendingPathComponent("pets.yaml"))
-        try Data(stubs.utf8).write(to: root.appendingPathComponent("pets/stubs.json"))
-        let catalog = try StubCatalog.load(from: root)
+    /// A fixtures folder with the document beside its one API folder, removed by the caller.
+    static func fixtures() throws -> TemporaryFixtures {
+        try TemporaryFixtures(["pets.yaml": document, "pets/stubs.json": stubs])
+    }
+
+    /// The catalog of `fixtures` and a state that checks, which reads the document when it first checks.
+    static func state(_ fixtures: TemporaryFixtures) throws -> StubState {
+        let catalog = try StubCatalog.load(from: fixtures.root)
         var state = StubState(catalog: catalog, journal: RequestJournal(capacity: 8))
         state.requestChecker = RequestContractChecker.forCatalog(catalog)
         return state
@@ -103,7 +104,9 @@ struct RequestContractCheckerTests {
     func aRequest_isCheckedAgainstItsOperation(
         _ method: String, _ target: String, _ headers: [String], _ body: String, _ expected: [String]?
     ) throws {
-        var state = try Self.state()
+        let fixtures = try Self.fixtures()
+        defer { fixtures.remove() }
+        var state = try Self.state(fixtures)
         var fields = HTTPHeaders()
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
@@ -117,7 +120,9 @@ struct RequestContractCheckerTests {
     }
 
     @Test func withoutAChecker_nothingIsChecked() throws {
-        var state = try Self.state()
+        let fixtures = try Self.fixtures()
+        defer { fixtures.remove() }
+        var state = try Self.state(fixtures)
         state.requestChecker = nil
         let decision = state.decide(try HTTPRequest(method: "GET", target: "/pets?limit=ten"))
         #expect(decision.stubName == "list")

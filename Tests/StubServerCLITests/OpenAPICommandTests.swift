@@ -63,19 +63,16 @@
             """
 
         /// A folder with the document, its schemas beside it, and an empty fixtures folder.
-        static func workspace() throws -> URL {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "openapi-cli-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
-            try Data(document.utf8).write(to: folder.appendingPathComponent("catalog.yaml"))
-            try Data(schemas.utf8).write(to: folder.appendingPathComponent("schemas.yaml"))
-            return folder
+        static func workspace() throws -> TemporaryFixtures {
+            let workspace = try TemporaryFixtures(["catalog.yaml": document, "schemas.yaml": schemas])
+            try FileManager.default.createDirectory(at: workspace.url("fixtures"), withIntermediateDirectories: true)
+            return workspace
         }
 
         @Test func import_validate_andServeGoodAtItsPath() async throws {
-            let folder = try Self.workspace()
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let workspace = try Self.workspace()
+            defer { workspace.remove() }
+            let folder = workspace.root
             let fixtures = folder.appendingPathComponent("fixtures").path
             let imported = try await CLIRunner.run([
                 "import", "openapi", folder.appendingPathComponent("catalog.yaml").path, "--fixtures", fixtures,
@@ -111,8 +108,9 @@
 
         /// `serve` checks requests to imported stubs against their operation and logs each problem under the request.
         @Test func serve_logsWhatTheContractRefuses_andAnswersAnyway() async throws {
-            let folder = try Self.workspace()
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let workspace = try Self.workspace()
+            defer { workspace.remove() }
+            let folder = workspace.root
             let fixtures = folder.appendingPathComponent("fixtures").path
             let spec = folder.appendingPathComponent("catalog.yaml").path
             #expect(try await CLIRunner.run(["import", "openapi", spec, "--fixtures", fixtures]).status == 0)
@@ -131,13 +129,14 @@
         }
 
         @Test func aCorruptedAnswer_failsValidation_namingFileStubVariantAndKeyPath() async throws {
-            let folder = try Self.workspace()
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let workspace = try Self.workspace()
+            defer { workspace.remove() }
+            let folder = workspace.root
             let fixtures = folder.appendingPathComponent("fixtures")
             let spec = folder.appendingPathComponent("catalog.yaml").path
             #expect(try await CLIRunner.run(["import", "openapi", spec, "--fixtures", fixtures.path]).status == 0)
-            try Data(#"{"results": [{"id": 1, "name": "a"}, {"id": "2"}]}"#.utf8).write(
-                to: fixtures.appendingPathComponent("catalog/listAlbums.good.json"))
+            try workspace.write(
+                "fixtures/catalog/listAlbums.good.json", #"{"results": [{"id": 1, "name": "a"}, {"id": "2"}]}"#)
             let result = try await CLIRunner.run(["validate", fixtures.path])
             #expect(result.status == 1)
             #expect(
@@ -151,16 +150,15 @@
 
         /// A stub written by hand (no `openapi` key) is checked against the operation with its method and path.
         @Test func validateWithOpenAPI_checksStubsThatNameNoOperation() async throws {
-            let folder = try Self.workspace()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let api = folder.appendingPathComponent("fixtures/hand")
-            try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
+            let workspace = try Self.workspace()
+            defer { workspace.remove() }
+            let folder = workspace.root
             let stubs = """
                 {"stubs": [{"name": "one", "request": {"method": "GET", "path": "/v2/albums/{id}"},
                   "variants": {"good": {"status": 200, "body": "{\\"id\\": 1}"}, "bad": {"status": 200, "body": "{"},
                   "nil": {"status": 200, "body": ""}}}]}
                 """
-            try Data(stubs.utf8).write(to: api.appendingPathComponent("stubs.json"))
+            try workspace.write("fixtures/hand/stubs.json", stubs)
             let result = try await CLIRunner.run([
                 "validate", folder.appendingPathComponent("fixtures").path, "--openapi",
                 folder.appendingPathComponent("catalog.yaml").path,
@@ -189,10 +187,11 @@
             ),
         ])
         func aBrokenDocument_writesNothing_andNamesTheKeyPath(_ body: String, _ expected: String) async throws {
-            let folder = try Self.workspace()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let spec = folder.appendingPathComponent("broken.yaml")
-            try Data(("openapi: 3.1.0\n" + body).utf8).write(to: spec)
+            let workspace = try Self.workspace()
+            defer { workspace.remove() }
+            let folder = workspace.root
+            try workspace.write("broken.yaml", "openapi: 3.1.0\n" + body)
+            let spec = workspace.url("broken.yaml")
             let fixtures = folder.appendingPathComponent("fixtures")
             let result = try await CLIRunner.run(["import", "openapi", spec.path, "--fixtures", fixtures.path])
             #expect(result.status == 1)

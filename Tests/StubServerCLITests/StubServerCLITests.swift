@@ -68,13 +68,11 @@
         }
 
         @Test func validate_listsEveryProblemAndExits1() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("albums"), withIntermediateDirectories: true)
             let stubs =
                 #"{"stubs": [{"name": "top", "request": {"path": "/top"}, "variants": {"good": {"body": "x"}, "bad": {"bodyFile": "top.bad.json"}, "nil": {"delayMs": -1}}}]}"#
-            try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+            let fixtures = try TemporaryFixtures(["albums/stubs.json": stubs])
+            defer { fixtures.remove() }
+            let folder = fixtures.root
             let result = try await CLIRunner.run(["validate", folder.path])
             #expect(result.status == 1)
             #expect(
@@ -107,18 +105,15 @@
         }
 
         @Test func routes_showBodyMatchersAndScenarios() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("shop"), withIntermediateDirectories: true)
             let stubs = #"""
                 {"stubs": [{"name": "cart-add", "request": {"method": "POST", "path": "/cart",
                    "body": {"json": {"id": 7}, "form": {"user": {"present": true}}}},
                   "scenario": {"name": "cart", "when": "start", "then": "has-item"},
                   "variants": {"good": {"body": "x"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}
                 """#
-            try Data(stubs.utf8).write(to: folder.appendingPathComponent("shop/stubs.json"))
-            let result = try await CLIRunner.run(["routes", folder.path])
+            let fixtures = try TemporaryFixtures(["shop/stubs.json": stubs])
+            defer { fixtures.remove() }
+            let result = try await CLIRunner.run(["routes", fixtures.root.path])
             #expect(result.status == 0)
             let line = try #require(result.stdout.split(separator: "\n").last)
             #expect(line.contains(#"/cart {body json {"id":7}; form user present}"#), "\(line)")
@@ -258,16 +253,14 @@
         }
 
         @Test func serveWatch_writesTheReadyFileAndReportsEachReload() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-            let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let stubs = folder.appendingPathComponent("api/stubs.json")
-            try FileManager.default.createDirectory(
-                at: stubs.deletingLastPathComponent(), withIntermediateDirectories: true)
             let stub = { (body: String) in
                 #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {"body": "\#(body)"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
             }
-            try Data(stub("one").utf8).write(to: stubs)
+            // The ready file beside the watched folder, not in it.
+            let fixtures = try TemporaryFixtures(["watched/api/stubs.json": stub("one")])
+            defer { fixtures.remove() }
+            let folder = fixtures.url("watched")
+            let readyFile = fixtures.url("ready")
             let server = try RunningServer([
                 "serve", "--fixtures", folder.path, "--port", "0", "--watch", "--ready-file", readyFile.path,
             ])
@@ -277,11 +270,11 @@
             try await waitUntil("the ready file") { FileManager.default.fileExists(atPath: readyFile.path) }
             #expect(try String(contentsOf: readyFile, encoding: .utf8) == address + "\n")
 
-            try Data(stub("two").utf8).write(to: stubs)
+            try fixtures.write("watched/api/stubs.json", stub("two"))
             #expect(
                 await server.line(containing: "reload")
                     == "stub-server: reloaded (api/stubs.json changed): serving 1 stubs")
-            try Data("{".utf8).write(to: stubs)
+            try fixtures.write("watched/api/stubs.json", "{")
             #expect(
                 await server.line(containing: "reload")
                     == "stub-server: reload failed (api/stubs.json changed): 1 problem; still serving the previous 1 stubs"
@@ -337,9 +330,9 @@
         }
 
         @Test func record_writesValidFixturesFromTheUpstream() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "cli-record-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let fixtures = try TemporaryFixtures()
+            defer { fixtures.remove() }
+            let folder = fixtures.url("recording")
             let upstream = try RunningServer(["--port", "0"])
             let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
             let recorder = try RunningServer(
@@ -372,8 +365,9 @@
         @Test func serveProxy_answersUnstubbedRequestsFromTheUpstream() async throws {
             let upstream = try RunningServer(["--port", "0"])
             let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
-            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: empty) }
+            let fixtures = try TemporaryFixtures()
+            defer { fixtures.remove() }
+            let empty = fixtures.url("proxy")
             let proxy = try RunningServer(["serve", "--proxy", upstreamURL, "--fixtures", empty.path, "--port", "0"])
             let first = try #require(await proxy.nextLine())
             #expect(first.hasPrefix("Proxying requests no stub matches to \(upstreamURL), serving \(empty.path) at "))
@@ -388,14 +382,13 @@
         }
 
         @Test func importHAR_writesFixtures_andAMalformedFileExits1WritingNothing() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let good = folder.appendingPathComponent("good.har")
-            try Data(
-                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.test/items?page=1"}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"text": "[1]"}}}]}}"#
-                    .utf8
-            ).write(to: good)
+            let fixtures = try TemporaryFixtures([
+                "good.har":
+                    #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.test/items?page=1"}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"text": "[1]"}}}]}}"#
+            ])
+            defer { fixtures.remove() }
+            let folder = fixtures.root
+            let good = fixtures.url("good.har")
             let imported = try await CLIRunner.run([
                 "import", "har", good.path, "--fixtures", folder.appendingPathComponent("out").path,
             ])
@@ -403,8 +396,8 @@
             #expect(imported.stdout == "recorded GET /items?page=1 as get-items (good; bad and nil generated)\n")
             #expect(try await CLIRunner.run(["validate", folder.appendingPathComponent("out").path]).status == 0)
 
-            let bad = folder.appendingPathComponent("bad.har")
-            try Data(#"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#.utf8).write(to: bad)
+            try fixtures.write("bad.har", #"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#)
+            let bad = fixtures.url("bad.har")
             let refused = try await CLIRunner.run([
                 "import", "har", bad.path, "--fixtures", folder.appendingPathComponent("none").path,
             ])
@@ -425,17 +418,15 @@
             #expect(same.stdout.contains("checked "))
             #expect(same.stdout.contains(" 0 breaking, 0 new"))
 
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drift-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("albums"), withIntermediateDirectories: true)
             let path = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
             let stubs = """
                 {"stubs": [{"name": "feed", "request": {"path": "\(path)"},
                   "variants": {"good": {"headers": {"Content-Type": "application/json"}, "body": "{\\"feed\\": {\\"removedKey\\": 1}}"},
                                "bad": {"body": "{"}, "nil": {"body": ""}}}]}
                 """
-            try Data(stubs.utf8).write(to: folder.appendingPathComponent("albums/stubs.json"))
+            let fixtures = try TemporaryFixtures(["albums/stubs.json": stubs])
+            defer { fixtures.remove() }
+            let folder = fixtures.root
             let drifted = try await CLIRunner.run(
                 [
                     "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,
@@ -450,10 +441,6 @@
             let upstream = try RunningServer(["--port", "0"])
             let upstreamURL = try #require(await upstream.nextLine()?.components(separatedBy: " at ").last)
             // The upstream is killed when `upstream` goes (RunningServer's deinit).
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drift-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("itunes-search"), withIntermediateDirectories: true)
             let stubs = #"""
                 {"stubs": [{"name": "search", "request": {"path": "/search",
                     "query": {"term": "jack johnson", "offset": "0", "limit": "25"}},
@@ -461,7 +448,9 @@
                                         "body": "{\"resultCount\": 1, \"results\": [{\"trackName\": \"x\", \"lyricist\": \"y\"}]}"},
                                "bad": {"body": "{"}, "nil": {"body": ""}}}]}
                 """#
-            try Data(stubs.utf8).write(to: folder.appendingPathComponent("itunes-search/stubs.json"))
+            let fixtures = try TemporaryFixtures(["itunes-search/stubs.json": stubs])
+            defer { fixtures.remove() }
+            let folder = fixtures.root
             let drifted = try await CLIRunner.run(
                 [
                     "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import StubServerRecording
+import StubTestSupport
 import Testing
 import XMLPath
 
@@ -46,14 +47,12 @@ struct DriftCheckTests {
     }
 
     @Test func drift_reportsLostChangedAndNewKeys_andSkipsWhatCannotBeReplayed() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let api = folder.appendingPathComponent("api")
-        try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
-        try Data(Self.fixtures.utf8).write(to: api.appendingPathComponent("stubs.json"))
-        try Data(#"{"resultCount": 1, "results": [{"trackName": "x", "trackId": 1, "price": 1.5}]}"#.utf8)
-            .write(to: api.appendingPathComponent("search.json"))
-        let catalog = try StubCatalog.load(from: folder)
+        let fixtures = try TemporaryFixtures([
+            "api/stubs.json": Self.fixtures,
+            "api/search.json": #"{"resultCount": 1, "results": [{"trackName": "x", "trackId": 1, "price": 1.5}]}"#,
+        ])
+        defer { fixtures.remove() }
+        let catalog = try StubCatalog.load(from: fixtures.root)
         let upstream = try StubServer.start(catalog: Self.upstream())
         // A bound of the test's own per request (15 s): an upstream that stops answering fails the test sooner than
         // the checker's default 30 s each, and a loaded machine's slow first request does not.

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import StubServerRecording
+import StubTestSupport
 import Testing
 
 /// HAR captures become fixtures with the recorder's writer.
@@ -39,13 +40,10 @@ struct HARImportTests {
         return try! JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
     }
 
-    static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
-    }
-
     @Test func aCapture_becomesValidFixturesWithSequencesAndDecodedBodies() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("har")
         let lines = try await HARImporter(
             fixtures: folder, onlyHosts: ["itunes.apple.com", "is1-ssl.mzstatic.com"]
         ).importHAR(Self.har())
@@ -77,8 +75,9 @@ struct HARImportTests {
     /// HAR keeps a `text/event-stream` answer whole, with no time per event: it becomes an events file without
     /// pauses, which replays as a stream.
     @Test func anEventStreamInACapture_becomesAnEventsFileWithoutPauses() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("har")
         let stream = "id: 1\ndata: Hel\n\nid: 2\nevent: done\ndata: [DONE]\n\n"
         let entry: [String: Any] = [
             "request": ["method": "GET", "url": "https://chat.example/stream", "headers": [[String: String]]()],
@@ -125,8 +124,9 @@ struct HARImportTests {
         ),
     ])
     func aMalformedCapture_namesTheKeyPathAndWritesNothing(_ har: String, expected: String) async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("har")
         await #expect {
             try await HARImporter(fixtures: folder).importHAR(Data(har.utf8))
         } throws: { error in

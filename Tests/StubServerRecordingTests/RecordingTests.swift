@@ -35,15 +35,6 @@ struct RecordingTests {
         ])
     }
 
-    static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString)")
-    }
-
-    /// Sends `GET target` on a new connection and reads the answer.
-    func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
-        try await RawHTTPClient.get(target, port: server.port, headers: headers)
-    }
-
     /// Every file under `folder`, by path relative to it.
     func files(in folder: URL) -> [String: Data] {
         var found: [String: Data] = [:]
@@ -57,8 +48,9 @@ struct RecordingTests {
     }
 
     @Test func recordMissing_thenReplayByteForByteWithTheUpstreamStopped() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         let lines = LogLines()
         let recorder = try StubServer.start(
@@ -113,8 +105,9 @@ struct RecordingTests {
     /// An upstream `text/event-stream` is passed on once it has ended, and recorded as an events file with the
     /// pauses measured between its events, which a replay keeps.
     @Test func aRecordedEventStream_becomesAnEventsFileWithItsPauses_andReplaysAsAStream() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let script: [ServerSentEvent] = [
             .make(data: "a", id: "1"), .make(data: "b", id: "2", delayMs: 300),
             .make(event: "done", data: "[DONE]", delayMs: 300),
@@ -154,13 +147,11 @@ struct RecordingTests {
     }
 
     @Test func recording_extendsAnExistingStubsFile_neverClobbersIt() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let api = folder.appendingPathComponent("api")
-        try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
         let handWritten =
             #"{"stubs": [{"name": "local", "request": {"path": "/local"}, "variants": {"good": {"body": "mine"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
-        try Data(handWritten.utf8).write(to: api.appendingPathComponent("stubs.json"))
+        let fixtures = try TemporaryFixtures(["api/stubs.json": handWritten])
+        defer { fixtures.remove() }
+        let folder = fixtures.root
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         try await withRecordingStubServer(
             fixtures: folder, recording: .missing(upstream: upstream.baseURL), api: "api", environment: [:]
@@ -175,17 +166,16 @@ struct RecordingTests {
     }
 
     @Test func anUnreadableStubsFile_isLeftUntouched_andTheAnswerStillGoesBack() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let lines = LogLines()
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         let recorder = try StubServer.start(
             fixtures: folder, recording: .missing(upstream: upstream.baseURL), api: "other", environment: [:],
             log: lines.append)
         let broken = folder.appendingPathComponent("other/stubs.json")
-        try FileManager.default.createDirectory(
-            at: broken.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("[not fixtures]".utf8).write(to: broken)
+        try fixtures.write("recording/other/stubs.json", "[not fixtures]")
         #expect(try await get("/search?term=a", from: recorder).body == Self.searchBody)
         await recorder.stop()
         await upstream.stop()
@@ -194,8 +184,9 @@ struct RecordingTests {
     }
 
     @Test func recordAll_turnsANewAnswerIntoTheNextSequenceStep() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         try await withRecordingStubServer(
             fixtures: folder, recording: .all(upstream: upstream.baseURL), api: "api", environment: [:]
@@ -213,8 +204,9 @@ struct RecordingTests {
     }
 
     @Test func redactedQueryParameters_becomePresenceMatchers() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         let configuration = StubServer.Configuration(redaction: Redaction(query: ["api_key"]))
         try await withRecordingStubServer(
@@ -233,8 +225,9 @@ struct RecordingTests {
     }
 
     @Test func anUnreachableUpstream_is502AndNothingIsRecorded() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let refusing = try RefusingPort()
         try await withRecordingStubServer(
             fixtures: folder, recording: .missing(upstream: refusing.baseURL), environment: [:]
@@ -248,8 +241,9 @@ struct RecordingTests {
     }
 
     @Test func aSilentUpstream_is504AfterTheTimeout() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         let server = try StubServer.start(
             fixtures: folder, recording: .missing(upstream: upstream.baseURL), timeout: .seconds(1), environment: [:])
@@ -262,8 +256,9 @@ struct RecordingTests {
 
     @Test(arguments: [["CI": "true"], ["CI": ""], ["CI": "1", "HOME": "/root"]])
     func recordingInCI_isRefusedUnlessAllowed(_ environment: [String: String]) async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = try TemporaryFixtures()
+        defer { fixtures.remove() }
+        let folder = fixtures.url("recording")
         let upstream = URL(string: "http://127.0.0.1:9")!
         #expect(throws: RecordingError.refusedInCI) {
             try StubServer.start(fixtures: folder, recording: .missing(upstream: upstream), environment: environment)
@@ -278,13 +273,11 @@ struct RecordingTests {
     }
 
     @Test func proxy_answersUnstubbedRequestsFromTheUpstream_andWritesNothing() async throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("local"), withIntermediateDirectories: true)
         let stubs =
             #"{"stubs": [{"name": "local", "request": {"path": "/local"}, "variants": {"good": {"body": "mine"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
-        try Data(stubs.utf8).write(to: folder.appendingPathComponent("local/stubs.json"))
+        let fixtures = try TemporaryFixtures(["local/stubs.json": stubs])
+        defer { fixtures.remove() }
+        let folder = fixtures.root
         let before = files(in: folder)
         let upstream = try StubServer.start(catalog: Self.upstreamCatalog())
         try await withRecordingStubServer(

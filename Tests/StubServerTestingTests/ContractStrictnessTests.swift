@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubServerInProcess
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,10 +13,7 @@ import Testing
 /// `contracts: false` turns the check off.
 struct ContractStrictnessTests {
     /// A fixtures folder whose one stub stands for `listAlbums` of a document beside it (limit: integer >= 1).
-    static func fixtures() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("catalog"), withIntermediateDirectories: true)
+    static func fixtures() throws -> TemporaryFixtures {
         let document = """
             openapi: 3.1.0
             paths:
@@ -34,9 +32,7 @@ struct ContractStrictnessTests {
               "variants": {"good": {"body": "[]"}, "bad": {"body": "[", "generated": true},
                            "nil": {"body": "", "generated": true}}}]}
             """
-        try Data(document.utf8).write(to: root.appendingPathComponent("catalog.yaml"))
-        try Data(stubs.utf8).write(to: root.appendingPathComponent("catalog/stubs.json"))
-        return root
+        return try TemporaryFixtures(["catalog.yaml": document, "catalog/stubs.json": stubs])
     }
 
     enum Transport: String, CaseIterable {
@@ -45,8 +41,9 @@ struct ContractStrictnessTests {
 
     /// Runs `body` in the trait's scope for `transport`, then fetches `/albums?limit=...` and returns the status.
     static func fetch(_ limit: String, over transport: Transport, contracts: Bool, test: Test) async throws {
-        let fixtures = try fixtures()
-        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let temporary = try Self.fixtures()
+        defer { temporary.remove() }
+        let fixtures = temporary.root
         switch transport {
         case .socket:
             try await StubServerTrait.stubServer(fixtures: fixtures, contracts: contracts).provideScope(

@@ -7,11 +7,6 @@ import Testing
 
 let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
-/// Sends `GET target` on a new connection and reads the answer.
-func get(_ target: String, from server: StubServer) async throws -> RawResponse {
-    try await RawHTTPClient.get(target, port: server.port)
-}
-
 /// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.
 @Suite(.stubServer(variants: ["top-albums": "server-error"]))
 struct StubServerTraitTests {

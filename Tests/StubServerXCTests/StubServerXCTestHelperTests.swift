@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubServerInProcess
 import StubServerXCTest
+import StubTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -76,13 +77,11 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartStubServer_reportsInvalidFixtures() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xctest-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("api"), withIntermediateDirectories: true)
-        try Data(#"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {}}}]}"#.utf8)
-            .write(to: folder.appendingPathComponent("api/stubs.json"))
-        XCTAssertThrowsError(try startStubServer(fixtures: folder)) { error in
+        let fixtures = try TemporaryFixtures([
+            "api/stubs.json": #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {}}}]}"#
+        ])
+        defer { fixtures.remove() }
+        XCTAssertThrowsError(try startStubServer(fixtures: fixtures.root)) { error in
             XCTAssertEqual(
                 (error as? CatalogError)?.problems.map(\.description),
                 ["api/stubs.json: stubs[0].variants: missing required variants bad, nil"])

@@ -14,10 +14,6 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         get throws { try XCTUnwrap(StubCatalog.findFolder()) }
     }
 
-    private func get(_ target: String, from server: StubServer) async throws -> RawResponse {
-        try await RawHTTPClient.get(target, port: server.port)
-    }
-
     func testUnmatchedRequests_failAtTeardownWithTheClosestStubs() async throws {
         let startLine = #line + 7
         expectOneFailureByTheEnd { message, line in

@@ -95,21 +95,3 @@ func withTestServer(
         try await body(server, fixtures)
     }
 }
-
-/// Sends one request on a new connection and reads its answer.
-func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
-    try await RawHTTPClient.exchange(request, port: server.port)
-}
-
-/// Runs `body` with a server serving one API folder whose `stubs.json` is `stubsJSON`.
-func withServer(
-    stubs stubsJSON: String, files: [String: String] = [:],
-    _ configuration: StubServer.Configuration = StubServer.Configuration(),
-    _ body: (StubServer) async throws -> Void
-) async throws {
-    var all = files.reduce(into: [:]) { $0["api/\($1.key)"] = $1.value }
-    all["api/stubs.json"] = stubsJSON
-    let fixtures = try TemporaryFixtures(all)
-    defer { fixtures.remove() }
-    try await withStubServer(fixtures: fixtures.root, configuration: configuration, body)
-}

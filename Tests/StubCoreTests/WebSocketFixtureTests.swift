@@ -4,7 +4,6 @@ import StubTestSupport
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// WebSocket stubs as written in `stubs.json`: what loads, and every mistake with its key path.
 struct WebSocketFixtureTests {

@@ -3,7 +3,6 @@ import StubTestSupport
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// Server-Sent Events as written in `stubs.json` and in events files: what loads, and every mistake with its
 /// key path, line and column.

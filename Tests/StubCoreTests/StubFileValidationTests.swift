@@ -3,7 +3,6 @@ import StubTestSupport
 import Testing
 
 @testable import StubCore
-@testable import StubServer
 
 /// Body matchers, scenarios, pacing and random faults as written in `stubs.json`: what loads and every mistake.
 struct StubFileValidationTests {
