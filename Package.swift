@@ -21,7 +21,8 @@ let package = Package(
         .executable(name: "stub-server-record", targets: ["StubServerRecordCLI"]),
         .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
         .library(name: "Networking", targets: ["Networking"]),
-        .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport"]),
+        // SharedTestSupport (`waitUntil`, `Gate`) is public API of NetworkingTestSupport, which re-exports it.
+        .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport", "SharedTestSupport"]),
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .library(name: "AlbumsFeature", targets: ["AlbumsFeature"]),
         .library(name: "DessertsFeature", targets: ["DessertsFeature"]),
@@ -38,11 +39,17 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "HTTPMessages", swiftSettings: settings),
         .target(name: "HTTPEngine", dependencies: ["CLinux", "HTTPMessages", "Locking"], swiftSettings: settings),
-        .target(name: "StubCore", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
+        // JSON as the stub side reads it: values without a schema, a one-pass syntax check, paths into documents.
+        .target(name: "JSONModel", dependencies: ["HTTPMessages"], swiftSettings: settings),
+        // YAML 1.2 as OpenAPI documents use it, read into JSON values.
+        .target(name: "YAMLParsing", dependencies: ["HTTPMessages", "JSONModel"], swiftSettings: settings),
+        .target(name: "StubCore", dependencies: ["HTTPMessages", "JSONModel", "Locking"], swiftSettings: settings),
         // OpenAPI documents: fixtures imported from one, answers validated against one, requests checked.
-        .target(name: "StubContracts", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
         .target(
-            name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubCore"],
+            name: "StubContracts", dependencies: ["HTTPMessages", "JSONModel", "Locking", "StubCore", "YAMLParsing"],
+            swiftSettings: settings),
+        .target(
+            name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubCore"],
             // The control page, as files embedded at build time (no Bundle, no Foundation needed to read them).
             resources: [
                 .embedInCode("Admin/Page/control.html"), .embedInCode("Admin/Page/control.css"),
@@ -57,7 +64,8 @@ let package = Package(
             dependencies: ["Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess"],
             swiftSettings: settings),
         .target(
-            name: "StubServerRecording", dependencies: ["Locking", "StubServer", "XMLPath"], swiftSettings: settings),
+            name: "StubServerRecording", dependencies: ["JSONModel", "Locking", "StubCore", "StubServer", "XMLPath"],
+            swiftSettings: settings),
         .target(
             name: "StubServerXCTest", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
             swiftSettings: settings),
@@ -88,6 +96,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "Locking", "MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath",
+                "YAMLParsing",
             ],
             swiftSettings: settings),
         // What both sides' test support share (no product): bounded waits (`waitUntil`, `Gate`), `RefusingPort`.
@@ -98,7 +107,8 @@ let package = Package(
             name: "StubTestSupport", dependencies: ["Locking", "StubCore", "StubServer", "SharedTestSupport"],
             swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
-        .target(name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport"], swiftSettings: settings),
+        .target(
+            name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
@@ -109,19 +119,26 @@ let package = Package(
             dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
-        .testTarget(name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
+        .testTarget(name: "JSONModelTests", dependencies: ["JSONModel"], swiftSettings: settings),
         .testTarget(
-            name: "StubCoreTests", dependencies: ["HTTPMessages", "StubCore", "StubTestSupport"], swiftSettings: settings),
+            name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "StubTestSupport", "YAMLParsing"],
+            swiftSettings: settings),
         .testTarget(
-            name: "StubContractsTests", dependencies: ["HTTPMessages", "StubContracts", "StubCore", "StubTestSupport"],
+            name: "StubCoreTests", dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "StubContractsTests",
+            dependencies: ["HTTPMessages", "JSONModel", "StubContracts", "StubCore", "StubTestSupport", "YAMLParsing"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [
-                "ChildProcesses", "Locking", "HTTPEngine", "HTTPMessages", "StubTestSupport",
-                "StubCore", "StubServer",
+                "ChildProcesses", "HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubCore", "StubServer",
+                "StubTestSupport",
             ],
             swiftSettings: settings
         ),
@@ -193,9 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerRecordingTests",
-            dependencies: [
-                "Locking", "StubTestSupport", "StubServer", "StubServerRecording", "XMLPath",
-            ],
+            dependencies: ["Locking", "StubCore", "StubServer", "StubServerRecording", "StubTestSupport", "XMLPath"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",

@@ -10,7 +10,7 @@
 # (Sources/StubCore's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
-# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/StubCore's YAML reader,
+# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/YAMLParsing,
 # against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
 # (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
@@ -74,23 +74,33 @@ build() {
     xml-path)
       compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
-    stub-server | stub-catalog | yaml-reader | event-stream)
+    stub-server | stub-catalog | event-stream)
       # The stub core with the harness, in one module: no engine, no sockets.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
-      if [ "$target" = yaml-reader ]; then harness=Fuzz/YAMLReader; fi
       if [ "$target" = event-stream ]; then harness=Fuzz/EventStream; fi
       library Locking
       library HTTPMessages
-      compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
+      library JSONModel -lHTTPMessages
+      compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lJSONModel -lLocking \
         $(sources Sources/StubCore "$harness") -o "$out/$target"
+      ;;
+    yaml-reader)
+      # The YAML reader with the harness, in one module; JSON values as a library.
+      library HTTPMessages
+      library JSONModel -lHTTPMessages
+      compile -module-name YAMLParsing -I "$out/modules" -L "$out" -lJSONModel -lHTTPMessages \
+        $(sources Sources/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
       ;;
     openapi)
       # The core as a library; the contracts module with the harness, in one module.
       library Locking
       library HTTPMessages
-      library StubCore -lHTTPMessages -lLocking
-      compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lHTTPMessages -lLocking \
+      library JSONModel -lHTTPMessages
+      library YAMLParsing -lJSONModel -lHTTPMessages
+      library StubCore -lHTTPMessages -lJSONModel -lLocking
+      compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
+        -lHTTPMessages -lLocking \
         $(sources Sources/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
     har-importer)
@@ -98,11 +108,12 @@ build() {
       library Locking
       library HTTPMessages
       library HTTPEngine -lHTTPMessages -lLocking
-      library StubCore -lHTTPMessages -lLocking
-      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lLocking
+      library JSONModel -lHTTPMessages
+      library StubCore -lHTTPMessages -lJSONModel -lLocking
+      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking
       library XMLPath
       compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
-        -lHTTPMessages -lXMLPath -lLocking $(sources Sources/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
+        -lHTTPMessages -lJSONModel -lXMLPath -lLocking $(sources Sources/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.

@@ -1,6 +1,6 @@
 // libFuzzer target for the OpenAPI reader, importer and schema validator (Sources/StubContracts). Compiled by
-// Fuzz/run.sh with Sources/StubContracts (StubCore, HTTPMessages and Locking as libraries). Properties, not only
-// survival:
+// Fuzz/run.sh with Sources/StubContracts (StubCore, YAMLParsing, JSONModel, HTTPMessages and Locking as
+// libraries). Properties, not only survival:
 // - a document that cannot be used is refused with a ContractError whose message is not empty;
 // - an import writes distinct file names, `stubs.json` last, and its `stubs.json` is JSON whose stubs have
 //   distinct names and paths that start with `/`;
@@ -10,7 +10,9 @@
 // Seeds: OpenAPI documents of our own (MockData/openapi.yaml and the tests' documents), in Fuzz/seeds/openapi.
 
 import Foundation
+import JSONModel
 import StubCore
+import YAMLParsing
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenAPI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

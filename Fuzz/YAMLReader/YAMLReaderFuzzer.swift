@@ -1,5 +1,5 @@
-// libFuzzer target for the YAML reader (Sources/StubCore/YAML). Compiled by Fuzz/run.sh with Sources/StubCore
-// (Sources/HTTPMessages and Locking as libraries). Properties, not only survival:
+// libFuzzer target for the YAML reader (Sources/YAMLParsing). Compiled by Fuzz/run.sh with Sources/YAMLParsing
+// (Sources/JSONModel as a library). Properties, not only survival:
 // - a refusal names a line and column inside the input;
 // - every document the JSON reader (Foundation's JSONDecoder) accepts reads through the YAML reader to the same
 //   value, except where YAML 1.2 differs on purpose: duplicate keys, and what RFC 8259 does not allow either but
@@ -10,6 +10,7 @@
 // Seeds: MockData's JSON files and YAML documents of OpenAPI's shapes, in Fuzz/seeds/yaml-reader.
 
 import Foundation
+import JSONModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzYAMLReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import YAMLParsing
 
 /// The YAML reader on a 1 MB document shaped like an OpenAPI specification: paths with parameters, block and
 /// flow styles, quoted and block scalars, anchors and aliases.

@@ -9,12 +9,12 @@ import Locking
 
 /// Writes request log lines to stdout in batches, so that logging costs the server one `write` per batch
 /// rather than one per request: `flush` runs every 50 ms, and `append` flushes once 32 KB are waiting.
-public final class LogWriter: Sendable {
-    public init() {}
+package final class LogWriter: Sendable {
+    package init() {}
 
     private let pending = Lock<[UInt8]>([])
 
-    public func append(_ line: String) {
+    package func append(_ line: String) {
         let full = pending.withLock { bytes in
             bytes.append(contentsOf: line.utf8)
             bytes.append(0x0A)
@@ -24,7 +24,7 @@ public final class LogWriter: Sendable {
     }
 
     /// Writes what is waiting now.
-    public func flush() {
+    package func flush() {
         let bytes = pending.withLock { bytes in
             defer { bytes.removeAll(keepingCapacity: true) }
             return bytes
@@ -33,7 +33,7 @@ public final class LogWriter: Sendable {
     }
 
     /// Flushes every 50 ms until the returned timer is cancelled.
-    public func startFlushing() -> any DispatchSourceTimer {
+    package func startFlushing() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stub-server.log"))
         timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { [self] in flush() }

@@ -5,12 +5,12 @@
 #endif
 
 /// Writes whole lines to stdout and stderr, flushed, from any thread.
-public enum Output {
-    public static func line(_ text: String) {
+package enum Output {
+    package static func line(_ text: String) {
         write(Array((text + "\n").utf8), to: STDOUT_FILENO)
     }
 
-    public static func error(_ text: String) {
+    package static func error(_ text: String) {
         write(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 

@@ -9,13 +9,13 @@ import Locking
 
 /// Catches SIGINT and SIGTERM from the moment it is made, so that a signal that arrives before anyone waits is
 /// not lost (nor left to kill the process), and hands the first one to `wait()`.
-public final class TerminationSignals: Sendable {
+package final class TerminationSignals: Sendable {
     private let state = Lock<
         (received: String?, waiter: CheckedContinuation<String, Never>?, sources: [any DispatchSourceSignal])
     >(
         (nil, nil, []))
 
-    public init() {
+    package init() {
         let queue = DispatchQueue(label: "stub-server.signals")
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             signal(number, SIG_IGN)
@@ -27,7 +27,7 @@ public final class TerminationSignals: Sendable {
     }
 
     /// The name of the first signal received, waiting for one if none came yet.
-    public func wait() async -> String {
+    package func wait() async -> String {
         await withCheckedContinuation { continuation in
             let received = state.withLock { state in
                 if state.received == nil { state.waiter = continuation }

@@ -6,7 +6,7 @@
     extension ChildProcess {
         /// One output pipe of a child, read to its end on a thread of its own (so a full pipe never blocks the
         /// child), and closed there.
-        public final class Output: Sendable {
+        package final class Output: Sendable {
             private let state = Lock(State())
             private let ended = Occurrence()
 
@@ -34,14 +34,14 @@
             }
 
             /// What arrived so far.
-            public var received: Data { state.withLock { $0.data } }
+            package var received: Data { state.withLock { $0.data } }
 
             /// Whether the child closed the pipe (it ended, or closed its end).
-            public var hasEnded: Bool { state.withLock { $0.hasEnded } }
+            package var hasEnded: Bool { state.withLock { $0.hasEnded } }
 
             /// Everything, once the stream ended within `seconds`; nil if it is still open then (or the task was
             /// cancelled). The task waits suspended, holding no thread.
-            public func end(within seconds: Double) async -> Data? {
+            package func end(within seconds: Double) async -> Data? {
                 await ended.wait(within: seconds) ? received : nil
             }
         }

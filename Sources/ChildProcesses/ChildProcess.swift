@@ -17,9 +17,9 @@
     /// running test's server has a poller, a waker and its connections), and the read crashed the whole run.
     /// Here the child closes them itself (`posix_spawn_file_actions_addclosefrom_np` on Linux,
     /// `POSIX_SPAWN_CLOEXEC_DEFAULT` on Darwin).
-    public final class ChildProcess: Sendable {
+    package final class ChildProcess: Sendable {
         /// Where the child's standard output or error goes.
-        public enum Destination: Sendable {
+        package enum Destination: Sendable {
             /// A pipe this process reads to the end (`ChildProcess.stdout`, `.stderr`).
             case capture
             /// `/dev/null`.
@@ -27,18 +27,18 @@
         }
 
         /// How the child ended (`exited(-1)`: its status was lost, reaped by another part of this process).
-        public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        package enum Termination: Sendable, Equatable, CustomStringConvertible {
             case exited(Int32)
             case signalled(Int32)
 
             /// As Foundation's `terminationStatus`: the exit status, or the number of the signal that ended it.
-            public var status: Int32 {
+            package var status: Int32 {
                 switch self {
                 case .exited(let status), .signalled(let status): status
                 }
             }
 
-            public var description: String {
+            package var description: String {
                 switch self {
                 case .exited(let status): "exit status \(status)"
                 case .signalled(let signal): "signal \(signal)"
@@ -47,15 +47,15 @@
         }
 
         /// The child could not be started; the description names the program and the call that failed.
-        public struct SpawnError: Error, CustomStringConvertible {
-            public let description: String
+        package struct SpawnError: Error, CustomStringConvertible {
+            package let description: String
         }
 
-        public let pid: Int32
+        package let pid: Int32
         /// What the child writes to its standard output, when captured.
-        public let stdout: Output?
+        package let stdout: Output?
         /// What the child writes to its standard error, when captured.
-        public let stderr: Output?
+        package let stderr: Output?
         private let ending = Exit()
 
         /// How the child ended, set by the thread that waits for it; a box of its own, so that the thread does not
@@ -68,7 +68,7 @@
         /// Starts `executable` with `arguments`, `environment` (this process's when nil) in `directory` (this
         /// process's when nil); standard input is `/dev/null`.
         /// - Throws: `SpawnError` when a pipe cannot be made or the program cannot be started.
-        public init(
+        package init(
             _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
             directory: String? = nil, stdout: Destination = .capture, stderr: Destination = .capture
         ) throws(SpawnError) {
@@ -117,16 +117,16 @@
         }
 
         /// How the child ended; nil while it runs.
-        public var termination: Termination? { ending.termination.withLock { $0 } }
+        package var termination: Termination? { ending.termination.withLock { $0 } }
 
         /// Waits at most `seconds` for the child to end; nil if it still runs then (or the task was cancelled). The
         /// task waits suspended, holding no thread.
-        public func exit(within seconds: Double) async -> Termination? {
+        package func exit(within seconds: Double) async -> Termination? {
             await ending.ended.wait(within: seconds) ? termination : nil
         }
 
         /// Sends `signal` to the child unless it has ended.
-        public func signal(_ signal: Int32) {
+        package func signal(_ signal: Int32) {
             ending.termination.withLock { termination in
                 if termination == nil { send(signal, to: pid) }
             }
@@ -134,7 +134,7 @@
 
         /// Kills the child (SIGKILL) and waits at most 5 s for it to end.
         @discardableResult
-        public func kill() async -> Termination? {
+        package func kill() async -> Termination? {
             signal(SIGKILL)
             return await exit(within: 5)
         }

@@ -14,14 +14,14 @@
 /// is a pthread mutex. On Linux a contended `Mutex` waits on a priority-inheritance futex that ThreadSanitizer
 /// cannot see, so it reports races between accesses the mutex does order (`scripts/TSan/MutexFalseRace.swift`
 /// shows it in twenty lines); pthread locks are intercepted, so the races it reports with them are real.
-public struct Lock<Value>: ~Copyable, Sendable {
+package struct Lock<Value>: ~Copyable, Sendable {
     #if TSAN_LOCKS
         private let box: PthreadLockBox<Value>
     #else
         private let mutex: Mutex<Value>
     #endif
 
-    public init(_ value: sending Value) {
+    package init(_ value: sending Value) {
         #if TSAN_LOCKS
             box = PthreadLockBox(value)
         #else
@@ -30,7 +30,7 @@ public struct Lock<Value>: ~Copyable, Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
-    public borrowing func withLock<Result, E: Error>(
+    package borrowing func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if TSAN_LOCKS

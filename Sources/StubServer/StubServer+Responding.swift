@@ -19,28 +19,26 @@ extension StubServer: HTTPResponder {
             case nil: .none
             case let forwarder?: forwarder.forwardsMatchedRequests ? .all : .unmatched
             }
-        let (decision, generation) = runtime.state.withLock { state in
-            (state.decide(request, forwarding: forwarding), state.catalogGeneration)
+        let exchange = runtime.exchange(request, forwarding: forwarding, baseURL: baseURL(for: request))
+        let decision = exchange.decision
+        guard let answer = exchange.answer else {
+            if let forwarder {
+                forward(request, to: forwarder, promise: promise)
+                return .later
+            }
+            // The core forwards only when a forwarder is configured.
+            return .now(Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured")))))
         }
         let file =
-            BodyFiles.wants(decision) ? bodyFiles.withLock { $0.file(for: decision, generation: generation) } : nil
-        if case .forward = decision.outcome, let forwarder {
-            forward(request, to: forwarder, promise: promise)
-            return .later
-        }
-        var reply = reply(for: decision, to: request, file: file)
+            BodyFiles.wants(decision)
+            ? bodyFiles.withLock { $0.file(for: decision, generation: exchange.catalogGeneration) } : nil
+        var reply = reply(delivering: answer, of: decision, to: request, file: file)
+        reply.onStreamEnd = exchange.onStreamEnd
         var status = decision.status
         if decision.status == 101, case .respond(let refusal) = reply.action {
             // A handshake the WebSocket stub refused.
             status = refusal.status.code
-            if let entry = decision.journalID {
-                runtime.state.withLock {
-                    $0.journal.update(entry: entry) { entry in
-                        entry.status = refusal.status.code
-                        entry.stream = nil
-                    }
-                }
-            }
+            exchange.webSocketRefused(status: refusal.status.code)
         }
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: status,
@@ -72,10 +70,7 @@ extension StubServer: HTTPResponder {
             case .failed(let status, let message):
                 response = .error(HTTPError(HTTPStatus(status), message))
             }
-            runtime.state.withLock {
-                _ = $0.journal.record(
-                    request, stub: nil, variant: nil, status: response.status.code, fault: nil, forwarded: label)
-            }
+            runtime.recordForwarded(request, status: response.status.code, label: label)
             promise.fulfil(
                 Reply(
                     .respond(response),
@@ -84,13 +79,11 @@ extension StubServer: HTTPResponder {
         }
     }
 
-    /// The engine's reply carrying the core's answer to `decision`.
+    /// The engine's reply delivering the core's `answer`: the one place stub faults become engine actions.
     /// - Parameter file: the body in a file to send it from, for a large fixed body.
-    private func reply(for decision: StubDecision, to request: HTTPRequest, file: FileBody? = nil) -> Reply {
-        guard let answer = decision.answer(to: request, baseURL: baseURL(for: request)) else {
-            // `.forward` is handled by `forward(_:to:promise:)` before a reply is built.
-            return Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured"))))
-        }
+    private func reply(
+        delivering answer: StubAnswer, of decision: StubDecision, to request: HTTPRequest, file: FileBody?
+    ) -> Reply {
         var response = HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
         response.file = file
         let action: Reply.Action =
@@ -104,19 +97,17 @@ extension StubServer: HTTPResponder {
                     end: events.ending)
             case .fault(.drop): .drop
             case .fault(.reset): .reset
-            case .fault(.truncate): .truncate(response)
-            case .fault(.malformed): .malformed
-            case .fault(.hang): .hang
+            // The head and about half the body.
+            case .fault(.truncate): .partial(response, withholding: max(1, answer.body.count - answer.body.count / 2))
+            case .fault(.malformed): .raw(Self.notHTTP)
+            case .fault(.hang): .silence
             case .webSocket(let script): webSocketAction(script, for: decision, request: request)
             }
-        var reply = Reply(action, delayMs: answer.delayMs)
-        if case .events(let events) = answer.delivery, let entry = decision.journalID {
-            reply.onStreamEnd = { [runtime] piecesSent in
-                runtime.noteEventsSent(events.eventsSent(piecesSent: piecesSent), entry: entry)
-            }
-        }
-        return reply
+        return Reply(action, delayMs: answer.delayMs)
     }
+
+    /// What the `malformed` fault sends: a status line and a header no HTTP parser accepts, and half a body.
+    static let notHTTP = Array("HTTP/1.1 2x0 NOT-HTTP\r\nContent-Length: banana\r\n\r\n{\"res".utf8)
 
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
     private func logger(

@@ -1,6 +1,6 @@
 import HTTPEngine
 import Locking
-@_exported import StubCore
+import StubCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -25,7 +25,7 @@ public final class StubServer: Sendable {
     /// `http://HOST:PORT` of the server, with a loopback host when it listens on every address.
     public let baseURL: URL
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
-    public let seed: UInt64
+    public var seed: UInt64 { runtime.seed }
 
     /// The catalog, the choices and the journal, and the control API over them.
     package let runtime: StubRuntime
@@ -72,11 +72,12 @@ public final class StubServer: Sendable {
             default: host.contains(":") ? "[\(host)]" : host
             }
         baseURL = URL(string: "http://\(urlHost):\(port)")!
-        seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
         runtime = StubRuntime(
-            catalog: catalog, variant: configuration.variant,
-            journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
-            seed: seed, chaos: configuration.chaos, onReload: configuration.onReload)
+            catalog: catalog,
+            StubRuntime.Settings(
+                variant: configuration.variant, journalCapacity: configuration.journalCapacity,
+                redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
+                onReload: configuration.onReload))
     }
 
     /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPMessages
 import Locking
-@_exported import StubCore
+import StubCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,7 +15,7 @@ import Locking
 /// let stubs = try InProcessStubs.start(fixtures: mockData)
 /// defer { Task { await stubs.stop() } }
 /// try stubs.setVariant("bad", forStub: "top-albums")
-/// let client = LiveAlbumsClient(session: stubs.urlSession)  // the app's own https URLs
+/// let client = LiveAlbumsClient(http: URLSessionHTTPClient(session: stubs.urlSession))  // the app's https URLs
 /// ```
 ///
 /// Each server answers only the sessions made from its `sessionConfiguration` (or its `urlSession`), so many run
@@ -23,7 +23,7 @@ import Locking
 public final class InProcessStubs: StubControl {
     public let configuration: Configuration
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
-    public let seed: UInt64
+    public var seed: UInt64 { runtime.seed }
     /// A session whose requests this server answers.
     public let urlSession: URLSession
 
@@ -53,11 +53,12 @@ public final class InProcessStubs: StubControl {
     private init(catalog: StubCatalog, configuration: Configuration, number: Int) {
         self.configuration = configuration
         self.number = number
-        seed = configuration.seed ?? UInt64.random(in: 0...UInt64.max)
         runtime = StubRuntime(
-            catalog: catalog, variant: configuration.variant,
-            journal: RequestJournal(capacity: configuration.journalCapacity, redaction: configuration.redaction),
-            seed: seed, chaos: configuration.chaos, onReload: configuration.onReload)
+            catalog: catalog,
+            StubRuntime.Settings(
+                variant: configuration.variant, journalCapacity: configuration.journalCapacity,
+                redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
+                onReload: configuration.onReload))
         protocolClass = Self.protocolClass(for: Zero.tag(for: number))
         let sessionConfiguration = Self.sessionConfiguration(answeredBy: protocolClass)
         urlSession = URLSession(configuration: sessionConfiguration)
@@ -107,29 +108,16 @@ public final class InProcessStubs: StubControl {
         do {
             let decoded = try request.stubRequest(maxBodyBytes: configuration.maxBodyBytes)
             let host = url.host ?? ""
-            let decision = runtime.state.withLock { $0.decide(decoded, host: host) }
-            answer =
-                decision.answer(to: decoded, baseURL: request.origin)
-                ?? .error(.internalServerError, "no forwarder answers in process")
+            let exchange = runtime.exchange(decoded, host: host, baseURL: request.origin)
+            answer = exchange.answer ?? .error(.internalServerError, "no forwarder answers in process")
+            onStreamEnd = exchange.onStreamEnd
             if case .webSocket = answer.delivery {
                 // URLSessionWebSocketTask never reaches a URLProtocol: only a real socket can answer a WebSocket.
-                if let entry = decision.journalID {
-                    runtime.state.withLock {
-                        $0.journal.update(entry: entry) { entry in
-                            entry.status = 501
-                            entry.stream = nil
-                        }
-                    }
-                }
+                exchange.webSocketRefused(status: 501)
                 answer = .error(
                     .notImplemented,
-                    "stub \(decision.stubName ?? "") is a WebSocket, which cannot be answered in process "
+                    "stub \(exchange.decision.stubName ?? "") is a WebSocket, which cannot be answered in process "
                         + "(URLSessionWebSocketTask does not go through URLProtocol); use StubServer, a real socket")
-            }
-            if case .events(let events) = answer.delivery, let entry = decision.journalID {
-                onStreamEnd = { [runtime] piecesSent in
-                    runtime.noteEventsSent(events.eventsSent(piecesSent: piecesSent), entry: entry)
-                }
             }
         } catch {
             answer = .error(error.error.status, error.error.message)

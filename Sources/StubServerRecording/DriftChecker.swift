@@ -1,4 +1,6 @@
 import Foundation
+import JSONModel
+import StubCore
 import StubServer
 import XMLPath
 

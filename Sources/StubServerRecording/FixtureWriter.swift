@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import StubCore
 import StubServer
 
 /// Writes recorded answers into one API folder in the ordinary fixture format: a `stubs.json` entry per request

@@ -3,16 +3,16 @@ import StubServer
 
 /// Answers requests no stub matches from the real API, writing nothing: stub one endpoint, use the real API for
 /// the rest. The journal and the log mark them `proxied`.
-public struct Proxy: RequestForwarder {
-    public var label: String { "proxied" }
-    public var forwardsMatchedRequests: Bool { false }
-    public var changesFixtures: Bool { false }
+package struct Proxy: RequestForwarder {
+    package var label: String { "proxied" }
+    package var forwardsMatchedRequests: Bool { false }
+    package var changesFixtures: Bool { false }
     private let client: UpstreamClient
 
     /// - Parameters:
     ///   - upstream: the real API's base URL, such as `https://itunes.apple.com`.
     ///   - timeout: how long to wait for its answer before answering 504.
-    public init(upstream: URL, timeout: Duration = .seconds(30)) {
+    package init(upstream: URL, timeout: Duration = .seconds(30)) {
         client = UpstreamClient(upstream: upstream, timeout: timeout)
     }
 

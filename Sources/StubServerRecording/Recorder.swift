@@ -4,19 +4,19 @@ import StubServer
 /// Records what the fixtures do not answer: the request goes to the real API, the answer goes back to the client
 /// and into the fixtures folder (see `FixtureWriter`), and the server's catalog is loaded again, so the next such
 /// request is answered from the new fixture. The journal and the log mark forwarded requests `recorded`.
-public struct Recorder: RequestForwarder {
+package struct Recorder: RequestForwarder {
     /// Which requests are recorded.
-    public enum Mode: String, Sendable {
+    package enum Mode: String, Sendable {
         /// Requests no stub matches.
         case missing
         /// Every request; a new answer to a request recorded before becomes the next step of its sequence.
         case all
     }
 
-    public var label: String { "recorded" }
-    public var forwardsMatchedRequests: Bool { mode == .all }
-    public var changesFixtures: Bool { true }
-    public let mode: Mode
+    package var label: String { "recorded" }
+    package var forwardsMatchedRequests: Bool { mode == .all }
+    package var changesFixtures: Bool { true }
+    package let mode: Mode
     private let client: UpstreamClient
     private let writer: FixtureWriter
     private let log: @Sendable (String) -> Void
@@ -27,7 +27,7 @@ public struct Recorder: RequestForwarder {
     ///   - api: the API folder's name; by default the upstream's host with dots as dashes (`itunes-apple-com`).
     ///   - redaction: secrets to keep out of every file (`Authorization`, cookies and more by default).
     ///   - log: told one line per stub recorded, and about recordings that failed.
-    public init(
+    package init(
         upstream: URL, fixtures: URL, api: String? = nil, mode: Mode = .missing, redaction: Redaction = Redaction(),
         timeout: Duration = .seconds(30), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -40,7 +40,7 @@ public struct Recorder: RequestForwarder {
     }
 
     /// `itunes-apple-com` for `https://itunes.apple.com`.
-    public static func apiName(for upstream: URL) -> String {
+    package static func apiName(for upstream: URL) -> String {
         let host = upstream.host ?? "upstream"
         return host.replacingOccurrences(of: ".", with: "-").replacingOccurrences(of: ":", with: "-")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import StubCore
 import StubServer
 
 #if canImport(FoundationNetworking)

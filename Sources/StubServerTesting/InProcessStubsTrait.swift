@@ -1,5 +1,6 @@
 import Foundation
 import StubContracts
+import StubServer
 import StubServerInProcess
 import Testing
 
@@ -23,7 +24,7 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
     public var variants: [String: String]
     /// The server-wide variant, if any.
     public var serverVariant: String?
-    public var unmatched: StubServerTrait.Unmatched
+    public var unmatched: UnmatchedRequests
     public var configuration: InProcessStubs.Configuration
     /// The test file, where the search for `fixtures` starts.
     public var filePath: String
@@ -66,7 +67,7 @@ extension Trait where Self == InProcessStubsTrait {
     /// requests are checked against their stubs' OpenAPI operations (`contracts`, on by default).
     public static func inProcessStubs(
         fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
         configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
     ) -> Self {
         InProcessStubsTrait(
@@ -78,7 +79,7 @@ extension Trait where Self == InProcessStubsTrait {
     /// resources, for instance).
     public static func inProcessStubs(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
         configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(), filePath: String = #filePath
     ) -> Self {
         InProcessStubsTrait(

@@ -36,7 +36,11 @@ private func currentServer(_ given: (any StubControl)?, _ location: SourceLocati
 
 /// Records an issue unless the server received exactly `count` requests matching `query`, naming the closest
 /// requests it received instead, field by field.
-/// - Parameter server: the server to ask, over the wire or in process; the test's current one when nil.
+/// - Parameters:
+///   - query: the requests to count.
+///   - count: how many there must be.
+///   - server: the server to ask, over the wire or in process; the test's current one when nil.
+///   - sourceLocation: where the issue is recorded.
 public func expectRequests(
     _ query: JournalQuery, count: Int = 1, on server: (any StubControl)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -59,7 +63,11 @@ public func expectNoUnmatchedRequests(
 
 /// Records an issue unless the most recent WebSocket of stub `stub` carried exactly `expected`, both ways and in
 /// order (`.init(.sent, text: "hello")`, `.init(.received, text: "ping")`), naming the first message that differs.
-/// - Parameter server: the server to ask; the test's current one when nil.
+/// - Parameters:
+///   - expected: the messages, in order.
+///   - stub: the WebSocket stub whose most recent socket is checked.
+///   - server: the server to ask; the test's current one when nil.
+///   - sourceLocation: where the issue is recorded.
 public func expectWebSocketMessages(
     _ expected: [JournalEntry.WebSocketRecord], stub: String, on server: (any StubControl)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation

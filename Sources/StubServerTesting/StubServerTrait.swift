@@ -14,13 +14,9 @@ import Testing
 /// }
 /// ```
 public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
-    /// What a request no stub matched does to the test.
-    public enum Unmatched: Sendable {
-        /// Each one is recorded as an issue, with the stubs that came closest, when the test ends.
-        case fail
-        /// They are answered 404 and nothing more.
-        case allow
-    }
+    /// The policy for requests no stub matched, under its earlier name.
+    @available(*, deprecated, renamed: "UnmatchedRequests")
+    public typealias Unmatched = UnmatchedRequests
 
     /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
     public var fixtures: String
@@ -31,7 +27,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     public var variants: [String: String]
     /// The server-wide variant, if any.
     public var serverVariant: String?
-    public var unmatched: Unmatched
+    public var unmatched: UnmatchedRequests
     public var configuration: StubServer.Configuration
     /// The test file, where the search for `fixtures` starts.
     public var filePath: String
@@ -79,7 +75,7 @@ extension StubControl {
 
 /// What a trait does, when its test ends, with the requests no stub matched.
 struct Strictness {
-    var unmatched: StubServerTrait.Unmatched
+    var unmatched: UnmatchedRequests
     var location: SourceLocation
     /// How to permit them, added to each issue.
     var hint: String
@@ -111,7 +107,7 @@ extension Trait where Self == StubServerTrait {
     /// unmatched one).
     public static func stubServer(
         fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
         configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
     ) -> Self {
         StubServerTrait(
@@ -128,7 +124,7 @@ extension Trait where Self == StubServerTrait {
     /// ```
     public static func stubServer(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: StubServerTrait.Unmatched = .fail, contracts: Bool = true,
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
         configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
     ) -> Self {
         var trait = StubServerTrait(

@@ -5,13 +5,6 @@ import StubServerInProcess
 import XCTest
 
 /// What a request no stub matched does to an XCTest that started the server.
-public enum UnmatchedRequests: Sendable {
-    /// Each one fails the test at teardown, with the stubs that came closest.
-    case fail
-    /// They are answered 404 and nothing more.
-    case allow
-}
-
 extension XCTestCase {
     /// Starts a stub server serving `fixtures` on an ephemeral loopback port, stopped when the test ends.
     ///

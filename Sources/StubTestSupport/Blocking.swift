@@ -7,7 +7,7 @@ import Foundation
 /// Blocking on a task's own thread would hold one of the cooperative pool's few threads (two on a 2-CPU machine)
 /// and stall every other test's tasks meanwhile. `.ci/check-blocking.py` allows blocking calls in `Tests/` only
 /// inside closures given to this function or to a `Thread`.
-public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }

@@ -6,9 +6,9 @@ import StubCore
 /// Loading the folder takes tens of milliseconds in a debug build; a hundred tests loading it each as they start
 /// kept the cooperative pool busy for seconds at the start of every run, and every timed wait of that moment
 /// waited behind them. A catalog is an immutable value: each server made from it keeps its own state.
-public enum MockData {
+package enum MockData {
     /// The folder, found from the working directory (`swift test` runs in the package root).
-    public static let folder: URL? = StubCatalog.findFolder()
+    package static let folder: URL? = StubCatalog.findFolder()
 
     private static let loading = Task.detached { () throws -> StubCatalog in
         guard let folder else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "MockData"]) }
@@ -16,7 +16,7 @@ public enum MockData {
     }
 
     /// The folder's catalog; the first call loads it, later ones wait for that load.
-    public static func catalog() async throws -> StubCatalog {
+    package static func catalog() async throws -> StubCatalog {
         try await loading.value
     }
 }

@@ -1,18 +1,18 @@
 import StubServer
 
 /// Sends `GET target` to `server` on a new connection that closes after the answer, and reads the answer.
-public func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
+package func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {
     try await RawHTTPClient.get(target, port: server.port, headers: headers)
 }
 
 /// Sends one request to `server` on a new connection and reads its answer.
-public func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
+package func exchange(_ server: StubServer, _ request: String) async throws -> RawResponse {
     try await RawHTTPClient.exchange(request, port: server.port)
 }
 
 /// Runs `body` with a server serving one API folder whose `stubs.json` is `stubsJSON` (and `files` beside it),
 /// then stops the server and removes the folder.
-public func withServer(
+package func withServer(
     stubs stubsJSON: String, files: [String: String] = [:],
     _ configuration: StubServer.Configuration = StubServer.Configuration(),
     _ body: (StubServer) async throws -> Void

@@ -3,11 +3,11 @@ import StubCore
 
 /// A fixtures folder written to a fresh temporary directory for one test: the one way tests make temporary
 /// folders, so none of them waits for the disk (see `write`).
-public struct TemporaryFixtures: Sendable {
-    public let root: URL
+package struct TemporaryFixtures: Sendable {
+    package let root: URL
 
     /// Writes `files` (path relative to the root, contents) into a new folder; `[:]` makes an empty one.
-    public init(_ files: [String: String] = [:]) throws {
+    package init(_ files: [String: String] = [:]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stub-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (path, contents) in files {
@@ -16,17 +16,17 @@ public struct TemporaryFixtures: Sendable {
     }
 
     /// The URL of `path` under the root (which need not exist).
-    public func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+    package func url(_ path: String) -> URL { root.appendingPathComponent(path) }
 
     /// Writes one file, replacing it if it exists. Not with `Data.write`, which on Linux waits for the disk
     /// (`fsync`) and so held a thread of the cooperative pool for as long as the disk took: these files are
     /// temporary, and the page cache serves every reader.
-    public func write(_ path: String, _ contents: String) throws {
+    package func write(_ path: String, _ contents: String) throws {
         try write(path, Array(contents.utf8))
     }
 
     /// Writes one file of bytes, replacing it if it exists.
-    public func write(_ path: String, _ bytes: [UInt8]) throws {
+    package func write(_ path: String, _ bytes: [UInt8]) throws {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -42,15 +42,15 @@ public struct TemporaryFixtures: Sendable {
     }
 
     /// Removes the folder and everything in it.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: root)
     }
 
     /// The problems `StubCatalog.load` reports for this folder, as strings; empty when it loads.
-    public func problems() -> [String] { loaded().problems }
+    package func problems() -> [String] { loaded().problems }
 
     /// The catalog this folder loads into, or nil and the problems `StubCatalog.load` reports, as strings.
-    public func loaded() -> (catalog: StubCatalog?, problems: [String]) {
+    package func loaded() -> (catalog: StubCatalog?, problems: [String]) {
         do {
             return (try StubCatalog.load(from: root), [])
         } catch {
@@ -59,7 +59,7 @@ public struct TemporaryFixtures: Sendable {
     }
 
     /// Writes `files` into a new folder, loads it (`loaded()`), and removes it.
-    public static func load(_ files: [String: String]) throws -> (catalog: StubCatalog?, problems: [String]) {
+    package static func load(_ files: [String: String]) throws -> (catalog: StubCatalog?, problems: [String]) {
         let fixtures = try TemporaryFixtures(files)
         defer { fixtures.remove() }
         return fixtures.loaded()

@@ -15,7 +15,7 @@ struct ConnectionStateMachineTests {
 
     /// Where a connection can be, each reached from a new connection at time 0.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
-        case idle, partial, awaiting, delaying, streaming, hanging, lingering, closing, closed, webSocket
+        case idle, partial, awaiting, delaying, streaming, silent, lingering, closing, closed, webSocket
         var testDescription: String { rawValue }
 
         func machine() -> Machine {
@@ -34,9 +34,9 @@ struct ConnectionStateMachineTests {
                 machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
                 let pieces = [BodyPiece([1, 2, 3], pauseMs: 10), BodyPiece([4, 5, 6, 7], pauseMs: 10)]
                 _ = machine.replyReady(reply(.stream(ok, pieces: pieces, chunked: false)), now: 0)
-            case .hanging:
+            case .silent:
                 machine.requestDecoded(keepAlive: true, isHead: false, now: 0)
-                _ = machine.replyReady(reply(.hang), now: 0)
+                _ = machine.replyReady(reply(.silence), now: 0)
             case .lingering:
                 _ = machine.decodeFailed(HTTPError(.badRequest, "bad"), now: 0)
             case .closing:
@@ -91,7 +91,7 @@ struct ConnectionStateMachineTests {
         case .awaitingReply: "awaiting"
         case .delaying(let until): "delaying(\(Int(until)))"
         case .streaming(let nextAt): "streaming(\(Int(nextAt)))"
-        case .hanging: "hanging"
+        case .silent: "silent"
         case .lingering(let until): "lingering(\(Int(until)))"
         case .closingAfterFlush: "closing"
         case .closed: "closed"
@@ -160,13 +160,13 @@ struct ConnectionStateMachineTests {
             .timerFired: "send piece 3 -> streaming(20)",
             .frameArrived: "-> streaming(10)", .socketOutput: "-> streaming(10)",
         ],
-        .hanging: [
-            .bytesArrived: "-> hanging", .inputExhausted: "-> hanging", .continueExpected: "-> hanging",
-            .requestDecoded: "-> hanging", .replyReady: "-> hanging", .decodeFailed: "-> hanging",
-            .peerClosed: "close -> closed", .outputProgressed: "-> hanging", .outputDrained: "-> hanging",
+        .silent: [
+            .bytesArrived: "-> silent", .inputExhausted: "-> silent", .continueExpected: "-> silent",
+            .requestDecoded: "-> silent", .replyReady: "-> silent", .decodeFailed: "-> silent",
+            .peerClosed: "close -> closed", .outputProgressed: "-> silent", .outputDrained: "-> silent",
             .failed: "close -> closed",
-            .timerFired: "-> hanging",
-            .frameArrived: "-> hanging", .socketOutput: "-> hanging",
+            .timerFired: "-> silent",
+            .frameArrived: "-> silent", .socketOutput: "-> silent",
         ],
         .lingering: [
             .bytesArrived: "-> lingering(1000)", .inputExhausted: "-> lingering(1000)",
@@ -285,9 +285,9 @@ struct ConnectionStateMachineTests {
         #expect(machine.isClosed)
     }
 
-    /// A fault that leaves the stream unusable ends the connection once its bytes are out, even though the request
-    /// asked to keep it alive: no further request is read on it.
-    @Test(arguments: [Reply.Action.malformed, .truncate(ok)], [false, true])
+    /// An answer that leaves the stream unusable ends the connection once its bytes are out, even though the
+    /// request asked to keep it alive: no further request is read on it.
+    @Test(arguments: [Reply.Action.raw(Array("not HTTP".utf8)), .partial(ok, withholding: 1)], [false, true])
     func aBrokenAnswer_closesTheConnectionAfterItsBytes_evenOnKeepAlive(_ action: Reply.Action, isHead: Bool) {
         var machine = Machine(timeouts: Self.timeouts, now: 0)
         machine.requestDecoded(keepAlive: true, isHead: isHead, now: 0)
@@ -371,8 +371,8 @@ struct ConnectionStateMachineTests {
     @Test(arguments: [
         (Reply.Action.drop, ["finish", "close"]),
         (.reset, ["reset on close", "finish", "close"]),
-        (.truncate(ok), ["send truncated", "finish"]),
-        (.malformed, ["send malformed", "finish"]),
+        (.partial(ok, withholding: 2), ["send partial -2", "finish"]),
+        (.raw([1, 2, 3]), ["send raw 3", "finish"]),
         (.respond(ok), ["send 200 head-only", "finish"]),
     ])
     func faults_endTheConnection_andHEADGetsNoBody(_ action: Reply.Action, expected: [String]) {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPMessages
+import JSONModel
 import StubTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import JSONModel
 import Testing
+import YAMLParsing
 
 @testable import StubContracts
 @testable import StubCore

@@ -27,6 +27,14 @@ struct BodyKindTests {
         #expect(BodyKind(Array(body.utf8), contentType: type) == kind)
     }
 
+    /// `00 31` is `1` in UTF-16, which JSON on the network never is (found by the stub-server fuzz target): a
+    /// body labelled JSON is JSON, one not labelled is text.
+    @Test func utf16JSON_isJSONOnlyByItsLabel() {
+        let body: [UInt8] = [0x00, 0x31]
+        #expect(BodyKind(body, contentType: "application/json") == .json, "the label decides")
+        #expect(BodyKind(body, contentType: nil) == .text)
+    }
+
     @Test func bytesThatAreNotUTF8_areBinary() {
         #expect(BodyKind([0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE], contentType: "image/png") == .binary)
         #expect(BodyKind([0xFF, 0xD8, 0xFF], contentType: nil) == .binary)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import StubTestSupport
 import Testing
 

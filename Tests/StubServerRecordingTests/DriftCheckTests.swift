@@ -1,4 +1,5 @@
 import Foundation
+import StubCore
 import StubServer
 import StubServerRecording
 import StubTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import JSONModel
 import StubTestSupport
 import Testing
 

@@ -231,11 +231,9 @@ final class Connection {
             output.append("0\r\n\r\n")
         case .raw(let bytes):
             output.append(bytes)
-        case .truncated(let response):
+        case .partial(let response, let withholding):
             let bytes = response.serialized(date: date.now(), keepAlive: false)
-            output.append(Array(bytes.prefix(bytes.count - max(1, response.body.count - response.body.count / 2))))
-        case .malformed:
-            output.append("HTTP/1.1 2x0 NOT-HTTP\r\nContent-Length: banana\r\n\r\n{\"res")
+            output.append(Array(bytes.prefix(bytes.count - min(max(1, withholding), bytes.count))))
         case .error(let error):
             output.append(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
         }

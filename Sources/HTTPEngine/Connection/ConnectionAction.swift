@@ -35,8 +35,8 @@ enum ConnectionAction {
         /// Bytes as they are: the `101` head and WebSocket frames.
         case raw([UInt8])
         case lastChunk
-        case truncated(HTTPResponse)
-        case malformed
+        /// The response without its last `withholding` bytes.
+        case partial(HTTPResponse, withholding: Int)
         case error(HTTPError)
     }
 
@@ -51,8 +51,7 @@ enum ConnectionAction {
         case .send(.piece(let bytes, _)): "send piece \(bytes.count)"
         case .send(.lastChunk): "send last chunk"
         case .send(.raw(let bytes)): "send raw \(bytes.count)"
-        case .send(.truncated): "send truncated"
-        case .send(.malformed): "send malformed"
+        case .send(.partial(_, let withholding)): "send partial -\(withholding)"
         case .send(.error(let error)): "send error \(error.status.code)"
         case .shutdownWrite: "shutdown write"
         case .resetOnClose: "reset on close"

@@ -17,8 +17,8 @@ struct ConnectionStateMachine {
         case delaying(until: Double)
         /// A streamed body is being sent; the next piece is due at `nextAt`.
         case streaming(nextAt: Double)
-        /// A `hang` reply: input is read and dropped until the client leaves.
-        case hanging
+        /// A `silence` reply: input is read and dropped until the client leaves.
+        case silent
         /// Answered with an error: output drains, then writing stops, input drains until `until`, then close.
         case lingering(until: Double)
         /// The connection carries WebSocket frames (`socket`).
@@ -92,7 +92,7 @@ struct ConnectionStateMachine {
     /// Whether arriving bytes are thrown away rather than decoded.
     var discardsInput: Bool {
         switch state {
-        case .hanging, .lingering: true
+        case .silent, .lingering: true
         default: false
         }
     }
@@ -118,7 +118,7 @@ struct ConnectionStateMachine {
             return nextAt
         case .webSocket:
             return socket?.deadline
-        case .awaitingReply, .hanging, .closingAfterFlush, .closed:
+        case .awaitingReply, .silent, .closingAfterFlush, .closed:
             return nil
         }
     }
@@ -189,7 +189,7 @@ struct ConnectionStateMachine {
     mutating func peerClosed() -> [ConnectionAction] {
         peerFinished = true
         switch state {
-        case .hanging, .lingering, .streaming: return close()
+        case .silent, .lingering, .streaming: return close()
         case .webSocket: return close(reason: "the client closed the connection")
         default: return []
         }
@@ -292,7 +292,7 @@ struct ConnectionStateMachine {
             return carryOut(actions)
         case .lingering:
             return close()
-        case .awaitingReply, .hanging, .closingAfterFlush, .closed:
+        case .awaitingReply, .silent, .closingAfterFlush, .closed:
             return []
         }
     }
@@ -334,16 +334,16 @@ struct ConnectionStateMachine {
             return finish(reply, now: now, keepAlive: false)
         case .reset:
             return [.resetOnClose] + finish(reply, now: now, keepAlive: false)
-        case .truncate(let response):
-            actions.append(.send(.truncated(response)))
+        case .partial(let response, let withholding):
+            actions.append(.send(.partial(response, withholding: withholding)))
             outputPending = true
             return actions + finish(reply, now: now, keepAlive: false)
-        case .malformed:
-            actions.append(.send(.malformed))
+        case .raw(let bytes):
+            actions.append(.send(.raw(bytes)))
             outputPending = true
             return actions + finish(reply, now: now, keepAlive: false)
-        case .hang:
-            state = .hanging
+        case .silence:
+            state = .silent
             if let onFinish = reply.onFinish { return [.finish(onFinish, began: current.began)] }
             return []
         case .webSocket(let accept):

@@ -34,12 +34,13 @@ package struct Reply: Sendable {
         case drop
         /// Abort the connection with a TCP reset.
         case reset
-        /// The head and about half the body of the response, then close.
-        case truncate(HTTPResponse)
-        /// Bytes that are not an HTTP response, then close.
-        case malformed
+        /// The response without its last `withholding` bytes (at least one), then close: the peer sees a
+        /// response cut short.
+        case partial(HTTPResponse, withholding: Int)
+        /// These bytes as they are instead of a response, then close.
+        case raw([UInt8])
         /// Never answer: input is read and dropped until the client leaves or the server stops.
-        case hang
+        case silence
         /// Answer a WebSocket handshake with `101 Switching Protocols`; the connection then carries frames to and
         /// from the accept's handler.
         case webSocket(WebSocketAccept)

@@ -7,7 +7,7 @@
 
 /// A body the kernel can send without copying it through the process: its bytes, also kept in an anonymous
 /// in-memory file that `sendfile` hands to the socket by reference (Linux). Worth it for large bodies sent often;
-/// the bytes stay for HEAD, faults and platforms without it.
+/// the bytes stay for HEAD, partial answers and platforms without it.
 package final class FileBody: Sendable, Equatable {
     /// The body.
     package let bytes: [UInt8]

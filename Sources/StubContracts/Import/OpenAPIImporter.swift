@@ -1,3 +1,4 @@
+import JSONModel
 import StubCore
 
 #if canImport(FoundationEssentials)

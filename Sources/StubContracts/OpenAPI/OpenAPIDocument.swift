@@ -1,5 +1,7 @@
 import HTTPMessages
+import JSONModel
 import StubCore
+import YAMLParsing
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,3 +1,4 @@
+import JSONModel
 import StubCore
 
 /// A value made from a schema, for an operation whose documented answer has no example: the schema's own

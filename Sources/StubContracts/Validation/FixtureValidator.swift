@@ -1,4 +1,5 @@
 import HTTPMessages
+import JSONModel
 import StubCore
 
 #if canImport(FoundationEssentials)

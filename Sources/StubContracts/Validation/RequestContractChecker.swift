@@ -1,4 +1,5 @@
 import HTTPMessages
+import JSONModel
 import Locking
 import StubCore
 

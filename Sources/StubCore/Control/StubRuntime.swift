@@ -1,3 +1,4 @@
+import HTTPMessages
 import Locking
 
 #if canImport(FoundationEssentials)
@@ -9,25 +10,57 @@ import Locking
 /// The state of one running stub server behind a lock, and the control API over it: what `StubServer` and
 /// `InProcessStubs` both hold, so the two transports decide and are steered alike.
 package final class StubRuntime: Sendable {
-    package let state: Lock<StubState>
+    private let state: Lock<StubState>
     /// The server-wide variant at start, which `reset()` returns to.
     private let startVariant: String?
     private let onReload: (@Sendable (ReloadReport) -> Void)?
+    /// The seed of the random faults and chaos: the configured one, or the one picked at start.
+    package let seed: UInt64
 
-    package init(
-        catalog: StubCatalog, variant: String?, journal: RequestJournal, seed: UInt64, chaos: Double,
-        onReload: (@Sendable (ReloadReport) -> Void)?
-    ) {
-        startVariant = variant
-        self.onReload = onReload
+    /// How a runtime starts: what both transports' configurations hold under the same names.
+    package struct Settings {
+        package var variant: String?
+        package var journalCapacity: Int
+        package var redaction: Redaction
+        /// Nil picks one at random.
+        package var seed: UInt64?
+        /// Clamped to 0...1.
+        package var chaos: Double
+        package var onReload: (@Sendable (ReloadReport) -> Void)?
+
+        package init(
+            variant: String?, journalCapacity: Int, redaction: Redaction, seed: UInt64?, chaos: Double,
+            onReload: (@Sendable (ReloadReport) -> Void)?
+        ) {
+            self.variant = variant
+            self.journalCapacity = journalCapacity
+            self.redaction = redaction
+            self.seed = seed
+            self.chaos = chaos
+            self.onReload = onReload
+        }
+    }
+
+    package init(catalog: StubCatalog, _ settings: Settings) {
+        startVariant = settings.variant
+        onReload = settings.onReload
+        let seed = settings.seed ?? UInt64.random(in: 0...UInt64.max)
+        self.seed = seed
         state = Lock(
             StubState(
-                catalog: catalog, serverVariant: variant, journal: journal, seed: seed, chaos: min(max(chaos, 0), 1)))
+                catalog: catalog, serverVariant: settings.variant,
+                journal: RequestJournal(capacity: settings.journalCapacity, redaction: settings.redaction), seed: seed,
+                chaos: min(max(settings.chaos, 0), 1)))
     }
 
     /// Notes in the journal how many events the stream answering entry `entry` sent, once it has ended.
     package func noteEventsSent(_ count: Int, entry: Int) {
         state.withLock { $0.journal.noteEventsSent(count, entry: entry) }
+    }
+
+    /// Reads the state under the lock: for views of it (the admin API's stub list) that need several fields at once.
+    package func read<T>(_ body: (StubState) -> T) -> T {
+        state.withLock { body($0) }
     }
 
     /// Installs what checks requests to stubs that stand for an API operation (nil for nothing).
@@ -146,5 +179,39 @@ package final class StubRuntime: Sendable {
         }
         onReload?(report)
         return fresh
+    }
+}
+
+extension StubRuntime {
+    // The one way a request goes through the core (StubExchange), and what transports report afterwards.
+
+    /// Decides `request` under the lock (moving sequences on and recording it in the journal, or leaving it to the
+    /// forwarder, as `forwarding` says), then renders the answer outside it.
+    /// - Parameters:
+    ///   - host: the host the request was sent to, for a transport that keeps real hosts (in process); nil ignores
+    ///     stubs' `hosts`.
+    ///   - baseURL: the server's URL as the client reached it, asked for only by templates.
+    package func exchange(
+        _ request: HTTPRequest, host: String? = nil, forwarding: Forwarding = .none,
+        baseURL: @autoclosure () -> String
+    ) -> StubExchange {
+        let (decision, generation) = state.withLock { state in
+            (state.decide(request, host: host, forwarding: forwarding), state.catalogGeneration)
+        }
+        return StubExchange(
+            decision: decision, answer: decision.answer(to: request, baseURL: baseURL()),
+            catalogGeneration: generation, runtime: self)
+    }
+
+    /// Records a request the forwarder answered with `status`, naming the forwarder by `label`.
+    package func recordForwarded(_ request: HTTPRequest, status: Int, label: String) {
+        state.withLock {
+            _ = $0.journal.record(request, stub: nil, variant: nil, status: status, fault: nil, forwarded: label)
+        }
+    }
+
+    /// Changes journal entry `id`, if it is still kept: what a transport learns after the answer went out.
+    package func updateEntry(_ id: Int, _ change: (inout JournalEntry) -> Void) {
+        state.withLock { $0.journal.update(entry: id, change) }
     }
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// What a body holds, read from its bytes first and its declared `Content-Type` only when the bytes do not say.
 ///
 /// Real APIs label JSON `text/javascript` (the iTunes Search API), `text/plain` or `text/html`, so a decision

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// Reading a variant's Server-Sent Events: `events`, `eventsFile`, `keepAliveMs`, `dropAfterEvents`.
 extension StubFileReader {
     /// Fills `variant`'s stream keys from `fields`; false when one of them is wrong.

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// Reading body matchers and scenarios.
 extension StubFileReader {
     /// `{"equals": TEXT}`, `{"matches": REGEX}`, `{"json": VALUE, "exact": BOOL}`, `{"jsonPath": {PATH: MATCHER}}`,

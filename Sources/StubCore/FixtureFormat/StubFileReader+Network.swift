@@ -1,3 +1,5 @@
+import JSONModel
+
 /// Reading a variant's pacing and random trouble: `firstByteDelayMs`, `throttle`, `network`, `chunked`, `faults`.
 extension StubFileReader {
     /// Fills `variant`'s pacing keys from `fields`; false when one of them is wrong.

@@ -1,4 +1,5 @@
 import HTTPMessages
+import JSONModel
 
 /// Reading WebSocket stubs: `"websocket"` in a request, `"script"` in a variant.
 extension StubFileReader {

@@ -1,4 +1,5 @@
 import HTTPMessages
+import JSONModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,6 @@
 import HTTPEngine
 import HTTPMessages
+import JSONModel
 import StubCore
 
 #if canImport(FoundationEssentials)
@@ -264,7 +265,7 @@ extension StubServer {
     }
 
     private func stubList() -> StubList {
-        runtime.state.withLock { state in
+        runtime.read { state in
             StubList(
                 serverVariant: state.serverVariant,
                 stubs: state.catalog.stubs.map { stub in

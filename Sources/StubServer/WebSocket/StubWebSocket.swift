@@ -50,7 +50,7 @@ final class StubWebSocket: WebSocketHandler {
 
     private func journal(_ change: (inout JournalEntry) -> Void) {
         guard let entry else { return }
-        runtime.state.withLock { $0.journal.update(entry: entry, change) }
+        runtime.updateEntry(entry, change)
     }
 }
 

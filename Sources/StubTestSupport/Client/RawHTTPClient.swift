@@ -11,7 +11,7 @@ import Foundation
 /// Every call is `async` on a non-blocking socket: a wait for the server parks the task on `SocketPoller`'s thread
 /// instead of holding a thread of the cooperative pool or the main actor. Each wait (connect, a read, a write that
 /// finds the socket full) gives up after `timeout` seconds, and cancelling the task ends it.
-public actor RawHTTPClient {
+package actor RawHTTPClient {
     private var fd: Int32
     private var buffer: [UInt8] = []
     /// How the stream ended once a read saw it end (0: closed by the server, else a read's `errno`).
@@ -22,7 +22,7 @@ public actor RawHTTPClient {
 
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
     /// - Throws: `ClientError.connectFailed` with the `errno` (`ETIMEDOUT` when the connect outlived `timeout`).
-    public init(port: Int, timeout: Int = 5) async throws {
+    package init(port: Int, timeout: Int = 5) async throws {
         self.timeout = .seconds(timeout)
         fd = socket(AF_INET, Int32(streamType), 0)
         // Not lent to processes a test starts: a child that counts its sockets (InProcessProbe) must not see ours.
@@ -90,7 +90,7 @@ public actor RawHTTPClient {
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 ? code : errno
     }
 
-    public enum ClientError: Error, Equatable {
+    package enum ClientError: Error, Equatable {
         case connectFailed(Int32)
         case closedEarly(received: String)
         case malformed(String)
@@ -99,26 +99,26 @@ public actor RawHTTPClient {
     }
 
     /// Closes the connection the ordinary way (the peer reads its end); the client is unusable afterwards.
-    public func hangUp() {
+    package func hangUp() {
         close(fd)
         fd = -1
     }
 
     /// Aborts the connection with a TCP reset (linger 0); the client is unusable afterwards.
-    public func reset() {
+    package func reset() {
         var value = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
         close(fd)
         fd = -1
     }
 
-    public func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await send(Array(text.utf8))
     }
 
     /// Sends every byte, waiting (at most `timeout` each time) while the socket's send buffer is full.
     /// - Throws: `ClientError.closedEarly` naming the `errno` when the connection fails or the wait runs out.
-    public func send(_ bytes: [UInt8]) async throws {
+    package func send(_ bytes: [UInt8]) async throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
@@ -138,7 +138,7 @@ public actor RawHTTPClient {
     }
 
     /// Reads one response: head, then a body by `Content-Length` (none for 1xx, 204, 304 or `head: true`).
-    public func readResponse(head: Bool = false) async throws -> RawResponse {
+    package func readResponse(head: Bool = false) async throws -> RawResponse {
         while true {
             if let end = headEnd() {
                 let text = String(decoding: buffer[..<end], as: UTF8.self)
@@ -164,7 +164,7 @@ public actor RawHTTPClient {
     }
 
     /// Reads `count` responses in a row (pipelined answers).
-    public func readResponses(_ count: Int) async throws -> [RawResponse] {
+    package func readResponses(_ count: Int) async throws -> [RawResponse] {
         var responses: [RawResponse] = []
         for _ in 0..<count { responses.append(try await readResponse()) }
         return responses
@@ -172,7 +172,7 @@ public actor RawHTTPClient {
 
     /// Reads exactly `count` bytes.
     /// - Throws: `ClientError.closedEarly` when the server closes first, `readFailed` on a timeout or reset.
-    public func readExactly(_ count: Int) async throws -> [UInt8] {
+    package func readExactly(_ count: Int) async throws -> [UInt8] {
         while buffer.count < count {
             guard try await fill() != nil else {
                 throw ClientError.closedEarly(received: "\(buffer.count) of \(count) bytes")
@@ -183,7 +183,7 @@ public actor RawHTTPClient {
     }
 
     /// Reads until the server closes; returns everything not yet consumed. A reset or a timeout also ends it.
-    public func readToEnd() async -> [UInt8] {
+    package func readToEnd() async -> [UInt8] {
         while (try? await fill()) != nil {}
         defer { buffer = [] }
         return buffer
@@ -191,22 +191,22 @@ public actor RawHTTPClient {
 
     /// Reads until the server closes its side; returns everything not yet consumed.
     /// - Throws: `ClientError.readFailed` when the read timeout passes first (`EAGAIN`) or the connection resets.
-    public func readUntilClosed() async throws -> [UInt8] {
+    package func readUntilClosed() async throws -> [UInt8] {
         while try await fill() != nil {}
         defer { buffer = [] }
         return buffer
     }
 
     /// One read off the socket: how many bytes came, and when (monotonic seconds).
-    public struct Arrival: Sendable {
-        public var bytes: [UInt8]
-        public var time: Double
+    package struct Arrival: Sendable {
+        package var bytes: [UInt8]
+        package var time: Double
     }
 
     /// Reads until the server closes (or resets), noting when each read's bytes arrived: for asserting how an
     /// answer's bytes were spread over time. The poller's thread reads them as they come, so the times hold however
     /// late this task runs.
-    public func readArrivals() async -> [Arrival] {
+    package func readArrivals() async -> [Arrival] {
         var arrivals: [Arrival] = []
         if !buffer.isEmpty {
             arrivals.append(Arrival(bytes: buffer, time: Self.now()))
@@ -220,14 +220,14 @@ public actor RawHTTPClient {
     }
 
     /// Monotonic seconds, for comparing with `Arrival.time`.
-    public nonisolated static func now() -> Double {
+    package nonisolated static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Whether the server ended the connection with a TCP reset.
-    public func readEndsWithReset() async -> Bool {
+    package func readEndsWithReset() async -> Bool {
         while true {
             do {
                 guard try await fill() != nil else { return false }
@@ -274,16 +274,16 @@ public actor RawHTTPClient {
 }
 
 /// A response as read off the wire.
-public struct RawResponse: Sendable {
-    public var statusLine: String
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8] = []
+package struct RawResponse: Sendable {
+    package var statusLine: String
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8] = []
     /// When its last byte arrived (monotonic seconds, `RawHTTPClient.now()`), seen by the thread that read it: the
     /// time holds however late the reading task ran.
-    public var arrived = 0.0
+    package var arrived = 0.0
 
-    public init(head: String) throws {
+    package init(head: String) throws {
         let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let status = Int(first.dropFirst(9).prefix(3))
         else {
@@ -297,14 +297,14 @@ public struct RawResponse: Sendable {
         }
     }
 
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body decoded as a JSON object.
-    public func json() throws -> [String: Any] {
+    package func json() throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
     }
 }

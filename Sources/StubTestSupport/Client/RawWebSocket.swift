@@ -2,16 +2,16 @@ import Foundation
 
 /// A WebSocket client over `RawHTTPClient` (every call `async`, every wait bounded) for testing the server's framing: it sends any frame, masked
 /// or not (RFC 6455, 5.2-5.3), and reads the server's frames as they are.
-public actor RawWebSocket {
-    public let client: RawHTTPClient
+package actor RawWebSocket {
+    package let client: RawHTTPClient
     /// The `101` (or refusal) the handshake got.
-    public private(set) var handshake: RawResponse
+    package private(set) var handshake: RawResponse
 
     /// The key RFC 6455's example uses (section 1.3); its accept is `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`.
-    public nonisolated static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
+    package nonisolated static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
     /// Connects and sends the opening handshake for `path`; `handshake` holds the answer.
-    public init(
+    package init(
         port: Int, path: String, key: String = RawWebSocket.exampleKey, protocols: [String] = [],
         extraHeaders: String = "", timeout: Int = 5
     ) async throws {
@@ -24,21 +24,21 @@ public actor RawWebSocket {
     }
 
     /// One frame from the server.
-    public struct Frame: Sendable, Equatable {
-        public var fin: Bool
-        public var opcode: UInt8
-        public var payload: [UInt8]
-        public var text: String { String(decoding: payload, as: UTF8.self) }
+    package struct Frame: Sendable, Equatable {
+        package var fin: Bool
+        package var opcode: UInt8
+        package var payload: [UInt8]
+        package var text: String { String(decoding: payload, as: UTF8.self) }
         /// A close frame's code.
-        public var closeCode: UInt16? {
+        package var closeCode: UInt16? {
             opcode == 8 && payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
         }
         /// A close frame's reason.
-        public var closeReason: String { String(decoding: payload.dropFirst(2), as: UTF8.self) }
+        package var closeReason: String { String(decoding: payload.dropFirst(2), as: UTF8.self) }
     }
 
     /// A frame's bytes: FIN, opcode, the shortest length, then the payload masked with `mask` (nil: unmasked).
-    public nonisolated static func frame(
+    package nonisolated static func frame(
         opcode: UInt8, _ payload: [UInt8], fin: Bool = true, mask: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D]
     ) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
@@ -55,17 +55,17 @@ public actor RawWebSocket {
     }
 
     /// Sends a masked text message.
-    public func send(text: String) async throws {
+    package func send(text: String) async throws {
         try await client.send(Self.frame(opcode: 1, Array(text.utf8)))
     }
 
     /// Sends raw bytes: a frame made with `frame(...)`, or anything else.
-    public func send(_ bytes: [UInt8]) async throws {
+    package func send(_ bytes: [UInt8]) async throws {
         try await client.send(bytes)
     }
 
     /// Reads the server's next frame.
-    public func readFrame() async throws -> Frame {
+    package func readFrame() async throws -> Frame {
         let head = try await client.readExactly(2)
         var length = Int(head[1] & 0x7F)
         if length == 126 {
@@ -79,7 +79,7 @@ public actor RawWebSocket {
     }
 
     /// Reads frames until a text frame, answering nothing; returns its text.
-    public func readText() async throws -> String {
+    package func readText() async throws -> String {
         while true {
             let frame = try await readFrame()
             if frame.opcode == 1 { return frame.text }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StubCore
+@testable import JSONModel
 
 /// `jsonPath` matchers address a value by keys and `[N]` indexes, starting with an index for a top-level array.
 struct JSONPathTests {

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// Reads YAML 1.2 as OpenAPI documents use it into the `JSONValue`s the matchers use: block mappings and
 /// sequences, flow `{}` and `[]`, plain, single- and double-quoted scalars, literal `|` and folded `>` block
 /// scalars, comments, `---` documents, anchors, aliases and merge keys `<<`, and the core schema's scalars.

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// A parsed YAML node, before aliases, merges and the core schema are applied.
 indirect enum YAMLNode {
     /// A scalar's text; `plain` scalars are resolved by the core schema, others are strings unless tagged.

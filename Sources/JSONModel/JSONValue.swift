@@ -63,13 +63,13 @@ package enum JSONValue: Sendable, Decodable, Equatable {
     }
 
     /// The value as a matcher compares it: a string's own text, anything else its JSON text.
-    var matchText: String {
+    package var matchText: String {
         if case .string(let text) = self { return text }
         return jsonText
     }
 
     /// The value for messages: strings quoted, anything else as JSON.
-    var messageText: String {
+    package var messageText: String {
         if case .string(let text) = self { return text.debugDescription }
         return jsonText
     }

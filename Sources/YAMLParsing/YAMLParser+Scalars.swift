@@ -1,3 +1,5 @@
+import JSONModel
+
 extension YAMLParser {
     // MARK: Plain scalars
 

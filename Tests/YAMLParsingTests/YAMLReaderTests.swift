@@ -1,7 +1,9 @@
 import Foundation
+import JSONModel
+import StubCore
 import Testing
 
-@testable import StubCore
+@testable import YAMLParsing
 
 struct YAMLReaderTests {
     static func read(_ text: String) throws(YAMLError) -> JSONValue {

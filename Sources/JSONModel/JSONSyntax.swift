@@ -3,9 +3,9 @@
 ///
 /// `BodyKind` asks this of whole fixture bodies (a 100 KB feed) and upstream answers: decoding them into
 /// `JSONValue` to learn only whether they parse costs an allocation per value and a thrown error per type tried.
-enum JSONSyntax {
+package enum JSONSyntax {
     /// Whether `bytes` (after an optional UTF-8 byte-order mark) are one JSON value with only whitespace around.
-    static func isValid(_ bytes: [UInt8]) -> Bool {
+    package static func isValid(_ bytes: [UInt8]) -> Bool {
         guard String(validating: bytes, as: UTF8.self) != nil else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer)

@@ -1,3 +1,5 @@
+import JSONModel
+
 /// A recursive-descent parser of YAML 1.2's block and flow styles into `YAMLNode`s, over the document's UTF-8
 /// bytes. Structure is ASCII, so columns are counted in bytes while parsing and in characters in messages.
 struct YAMLParser {

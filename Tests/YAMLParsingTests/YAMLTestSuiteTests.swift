@@ -1,7 +1,8 @@
 import Foundation
+import JSONModel
 import Testing
 
-@testable import StubCore
+@testable import YAMLParsing
 
 /// The YAML test suite's cases (`../shared/yaml-test-suite/`, where it exists, as in `.ci/run`): no case may read
 /// to a wrong value, every case that must be refused is, and every valid case inside the reader's subset agrees
