@@ -1,6 +1,6 @@
 // libFuzzer target for events files (Sources/StubCore/Streams: EventStreamFile) and the streams made of them.
-// Compiled by Fuzz/run.sh with Sources/StubCore (HTTPMessages and Locking as libraries). Properties, not only
-// survival:
+// Compiled by Fuzz/run.sh with Sources/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties,
+// not only survival:
 // - a file that parses renders to bytes that parse to the same events (the recorder writes what replays);
 // - every kept line is one line (no CR or LF), and every event's wire ends with the blank line that dispatches it;
 // - a stream of those events, resumed after an id the input names and cut after a count it names, sends pieces
