@@ -83,11 +83,12 @@ struct UpstreamClient: Sendable {
         let limit = timeout
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(limit))) {
             guard decided.claim() else { return }
-            session.invalidateAndCancel()
+            // The 504 first: cancelling the task waits on the session's queue, which a busy process keeps busy.
             completion(
                 Timed(
                     answer: .failed(
                         status: 504, message: "upstream \(upstream) did not answer within \(Self.describe(limit))")))
+            session.invalidateAndCancel()
         }
     }
 
