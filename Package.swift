@@ -43,7 +43,11 @@ let package = Package(
         .target(name: "JSONModel", dependencies: ["HTTPMessages"], swiftSettings: settings),
         // YAML 1.2 as OpenAPI documents use it, read into JSON values.
         .target(name: "YAMLParsing", dependencies: ["HTTPMessages", "JSONModel"], swiftSettings: settings),
-        .target(name: "StubCore", dependencies: ["HTTPMessages", "JSONModel", "Locking"], swiftSettings: settings),
+        // The hostile versions of a good answer (mutants), derived without I/O.
+        .target(name: "StubMutations", dependencies: ["HTTPMessages"], swiftSettings: settings),
+        .target(
+            name: "StubCore", dependencies: ["HTTPMessages", "JSONModel", "Locking", "StubMutations"],
+            swiftSettings: settings),
         // OpenAPI documents: fixtures imported from one, answers validated against one, requests checked.
         .target(
             name: "StubContracts", dependencies: ["HTTPMessages", "JSONModel", "Locking", "StubCore", "YAMLParsing"],
@@ -123,6 +127,9 @@ let package = Package(
             name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "StubMutationsTests", dependencies: ["HTTPMessages", "StubMutations", "StubTestSupport"],
+            swiftSettings: settings),
         .testTarget(name: "JSONModelTests", dependencies: ["JSONModel"], swiftSettings: settings),
         .testTarget(
             name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "StubTestSupport", "YAMLParsing"],

@@ -14,7 +14,8 @@
 # against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
 # (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
-# (Sources/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict). Seeds live
+# (Sources/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
+# (Sources/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -24,7 +25,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
@@ -92,6 +93,12 @@ build() {
       compile -module-name YAMLParsing -I "$out/modules" -L "$out" -lJSONModel -lHTTPMessages \
         $(sources Sources/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
       ;;
+    mutations)
+      # Mutant generation with the harness, in one module; HTTPMessages as a library.
+      library HTTPMessages
+      compile -module-name StubMutations -I "$out/modules" -L "$out" -lHTTPMessages \
+        $(sources Sources/StubMutations Fuzz/Mutations) -o "$out/$target"
+      ;;
     openapi)
       # The core as a library; the contracts module with the harness, in one module.
       library Locking
@@ -144,6 +151,7 @@ dictionary() {
     yaml-reader) echo Fuzz/yaml.dict ;;
     openapi) echo Fuzz/openapi.dict ;;
     event-stream) echo Fuzz/event-stream.dict ;;
+    mutations) echo Fuzz/stub.dict ;;
   esac
 }
 

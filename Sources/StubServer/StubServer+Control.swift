@@ -28,6 +28,17 @@ extension StubServer: StubControl {
         runtime.variant(forStub: stub)
     }
 
+    /// Answers every request to `stub` with its mutant `mutation` of the variant it would give (nil: unmutated).
+    /// - Throws: `StubServerError.unknownStub`.
+    public func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
+        try runtime.setMutation(mutation, forStub: stub)
+    }
+
+    /// The mutant chosen at run time for `stub`, if any.
+    public func mutation(forStub stub: String) -> String? {
+        runtime.mutation(forStub: stub)
+    }
+
     /// Every scenario the catalog's stubs take part in, with its current state.
     public var scenarios: [String: String] { runtime.scenarios }
 

@@ -30,11 +30,11 @@ extension StubServer: HTTPResponder {
             return .now(Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured")))))
         }
         let file =
-            BodyFiles.wants(decision)
+            BodyFiles.wants(decision) && exchange.mutation == nil
             ? bodyFiles.withLock { $0.file(for: decision, generation: exchange.catalogGeneration) } : nil
         var reply = reply(delivering: answer, of: decision, to: request, file: file)
         reply.onStreamEnd = exchange.onStreamEnd
-        var status = decision.status
+        var status = exchange.status
         if decision.status == 101, case .respond(let refusal) = reply.action {
             // A handshake the WebSocket stub refused.
             status = refusal.status.code
@@ -42,7 +42,7 @@ extension StubServer: HTTPResponder {
         }
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: status,
-            fault: decision.fault, violations: decision.contractViolations)
+            fault: exchange.fault, violations: decision.contractViolations)
         return .now(reply)
     }
 

@@ -9,6 +9,7 @@ enum Help {
           serve      Serve a fixtures folder (the default command)
           validate   Check a fixtures folder and list every problem
           routes     Print the route table of a fixtures folder
+          mutations  List the hostile versions (mutants) of a stub's answer, with their IDs
           import     Write fixtures from an OpenAPI document (import openapi) or a HAR capture (import har)
           help       Show help for a command
 
@@ -64,6 +65,14 @@ enum Help {
         Options:
           --fixtures DIR   Fixtures folder (default: MockData)
           --api NAME       API folder to create in DIR (default: SPEC's file name without its extension)
+        """
+
+    static let mutations = """
+        Usage: stub-server mutations DIR --stub NAME [--variant V] [--json]
+
+        Lists the mutants of stub NAME's variant V (good by default): hostile versions of its answer, each with an
+        ID to send as X-Stub-Mutation (or choose for the stub) and what it does, one per line. With --json, an
+        array of objects with "id" and "description". Exits 1 when DIR does not load or has no such stub or variant.
         """
 
     static let routes = """

@@ -11,7 +11,10 @@ import StubServer
 enum StubServerTool {
     static let tool = CommandLineTool(
         name: "stub-server", overview: Help.overview,
-        commands: [ServeCommand.self, ValidateCommand.self, RoutesCommand.self, ImportOpenAPICommand.self],
+        commands: [
+            ServeCommand.self, ValidateCommand.self, RoutesCommand.self, MutationsCommand.self,
+            ImportOpenAPICommand.self,
+        ],
         defaultCommand: ServeCommand.name)
 
     /// Exit codes: 0 success, 1 failure (bad fixtures, bind error), 64 bad usage.

@@ -9,14 +9,26 @@ package struct StubExchange {
     package let answer: StubAnswer?
     /// The catalog's generation the decision was made on, for what a transport caches per catalog.
     package let catalogGeneration: Int
+    /// The mutant asked for (`X-Stub-Mutation`, or the stub's chosen one), by ID: `answer` is that mutant, or a
+    /// 400 when the variant has none of that ID.
+    package let mutation: String?
     private let runtime: StubRuntime
 
-    init(decision: StubDecision, answer: StubAnswer?, catalogGeneration: Int, runtime: StubRuntime) {
+    init(
+        decision: StubDecision, answer: StubAnswer?, catalogGeneration: Int, mutation: String?, runtime: StubRuntime
+    ) {
         self.decision = decision
         self.answer = answer
         self.catalogGeneration = catalogGeneration
+        self.mutation = mutation
         self.runtime = runtime
     }
+
+    /// The status the journal records and the log reports: the decision's, or the mutant's.
+    package var status: Int? { mutation == nil ? decision.status : answer?.sentStatus }
+
+    /// The fault the journal records and the log reports: the decision's, or the mutant's.
+    package var fault: StubVariant.Fault? { mutation == nil ? decision.fault : answer?.fault }
 
     /// For an answer of Server-Sent Events: what the transport calls once the stream ends however it ends, with
     /// how many of the delivery's pieces it sent; the journal then notes how many events went out.

@@ -13,6 +13,8 @@ package struct StubState {
     package var serverVariant: String?
     /// Variants chosen at run time per stub name.
     package var stubVariants: [String: String] = [:]
+    /// Mutants chosen at run time per stub name, by ID: each answer of the stub is that mutant of its variant.
+    package var stubMutations: [String: String] = [:]
     /// Calls each stub's `sequence` has answered.
     package var sequenceCalls: [String: Int] = [:]
     /// The state of each scenario that has left `start`.
@@ -67,6 +69,7 @@ package struct StubState {
     package mutating func reset(serverVariant: String?) {
         self.serverVariant = serverVariant
         stubVariants = [:]
+        stubMutations = [:]
         sequenceCalls = [:]
         scenarios = [:]
         generator = SeededGenerator(seed: seed)

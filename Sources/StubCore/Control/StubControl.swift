@@ -14,6 +14,13 @@ public protocol StubControl: AnyObject, Sendable {
     func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError)
     /// The variant chosen at run time for `stub`, if any.
     func variant(forStub stub: String) -> String?
+    /// Answers every request to `stub` with the mutant `mutation` (an ID `stub-server mutations` lists, such as
+    /// `feed.results[*].name:null`) of the variant it would give; nil answers unmutated. A request's own
+    /// `X-Stub-Mutation` header wins; an ID the variant has no mutant of is answered `400`, naming the nearest.
+    /// - Throws: `StubServerError.unknownStub`.
+    func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError)
+    /// The mutant chosen at run time for `stub`, if any.
+    func mutation(forStub stub: String) -> String?
     /// Every scenario the catalog's stubs take part in, with its current state.
     var scenarios: [String: String] { get }
     /// Moves scenario `name` to `newState`, as if a stub had answered.

@@ -195,12 +195,57 @@ extension StubRuntime {
         _ request: HTTPRequest, host: String? = nil, forwarding: Forwarding = .none,
         baseURL: @autoclosure () -> String
     ) -> StubExchange {
-        let (decision, generation) = state.withLock { state in
-            (state.decide(request, host: host, forwarding: forwarding), state.catalogGeneration)
+        let (decision, generation, mutation) = state.withLock { state in
+            let decision = state.decide(request, host: host, forwarding: forwarding)
+            var mutation: String?
+            if case .answer(let stub, _, _, _, _) = decision.outcome {
+                mutation = request.headers[Self.mutationHeader] ?? state.stubMutations[stub]
+            }
+            return (decision, state.catalogGeneration, mutation)
+        }
+        var answer = decision.answer(to: request, baseURL: baseURL())
+        if let mutation, let unmutated = answer {
+            answer = mutated(unmutated, mutation, of: decision)
         }
         return StubExchange(
-            decision: decision, answer: decision.answer(to: request, baseURL: baseURL()),
-            catalogGeneration: generation, runtime: self)
+            decision: decision, answer: answer, catalogGeneration: generation, mutation: mutation, runtime: self)
+    }
+
+    /// The request header that asks for one mutant of the answer the request would get.
+    package static let mutationHeader = "X-Stub-Mutation"
+
+    /// `answer`'s mutant `id`, journaled with its status and fault; a 400 naming the nearest IDs when there is none.
+    private func mutated(_ answer: StubAnswer, _ id: String, of decision: StubDecision) -> StubAnswer {
+        let result: StubAnswer
+        do {
+            result = try answer.mutated(id)
+        } catch {
+            var body = "\(error.message)"
+            if !error.closest.isEmpty { body += "; closest: \(error.closest.joined(separator: ", "))" }
+            result = .error(.badRequest, body, headers: HTTPHeaders([("X-Stub-Name", decision.stubName ?? "")]))
+        }
+        if let entry = decision.journalID {
+            updateEntry(entry) { entry in
+                entry.mutation = id
+                (entry.status, entry.fault) = (result.sentStatus, result.fault)
+            }
+        }
+        return result
+    }
+
+    /// Answers every request to `stub` with its mutant `mutation` of the variant it would give (nil: unmutated).
+    /// - Throws: `StubServerError.unknownStub`.
+    package func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
+        try state.withLock { (state: inout StubState) throws(StubServerError) in
+            guard state.catalog.stub(named: stub) != nil else {
+                throw .unknownStub(stub, known: state.catalog.stubs.map(\.name))
+            }
+            state.stubMutations[stub] = mutation
+        }
+    }
+
+    package func mutation(forStub stub: String) -> String? {
+        state.withLock { $0.stubMutations[stub] }
     }
 
     /// Records a request the forwarder answered with `status`, naming the forwarder by `label`.

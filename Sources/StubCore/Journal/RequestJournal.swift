@@ -49,6 +49,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var webSocketMessages: [WebSocketRecord]? = nil
     /// For a WebSocket that has closed: how (`1000 bye`, or why the connection ended without a close frame).
     public var webSocketClose: String? = nil
+    /// The mutant that answered instead of the variant, by its ID (`feed.results[*].name:null`), when one did.
+    public var mutation: String? = nil
 
     /// An answer that goes on after its head.
     public enum StreamKind: String, Sendable, Codable {

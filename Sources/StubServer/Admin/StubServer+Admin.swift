@@ -96,6 +96,18 @@ extension StubServer {
                 return .json(.ok, server.stubList())
             }
         },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/mutation") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setMutation(try server.namedValue("mutation", in: request), forStub: parts[1])
+                return .json(.ok, server.stubList())
+            }
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/mutation") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setMutation(nil, forStub: parts[1])
+                return .json(.ok, server.stubList())
+            }
+        },
         AdminRoute(methods: ["GET"], path: "/__stub/journal") { server, request, _ in
             var entries = server.journal(server.journalQuery(request))
             // `after=ID`: only entries newer than one already seen, for a page that polls.
@@ -273,7 +285,8 @@ extension StubServer {
                         name: stub.name, api: stub.api, method: stub.request.method,
                         path: stub.request.path.description, route: stub.request.summary,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
-                        choice: state.stubVariants[stub.name], sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
+                        choice: state.stubVariants[stub.name], mutation: state.stubMutations[stub.name],
+                        sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
                         scenario: stub.scenario.map { scenario in
                             StubList.Scenario(
                                 name: scenario.name, when: scenario.when, then: scenario.then,
@@ -349,6 +362,8 @@ extension StubServer {
             var variants: [String]
             var sequence: [String]?
             var choice: String?
+            /// The mutant chosen for the stub, by ID, if any.
+            var mutation: String?
             var sequenceCalls: Int
             var scenario: Scenario?
         }

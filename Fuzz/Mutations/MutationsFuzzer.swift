@@ -1,0 +1,36 @@
+// libFuzzer target for mutant generation (Sources/StubMutations). Compiled by Fuzz/run.sh with
+// Sources/StubMutations (HTTPMessages as a library). Properties, not only survival:
+// - any body gives a list of mutants with unique, non-empty IDs and descriptions, at most `Mutations.cap`, the
+//   same list twice;
+// - a body that reads as JSON gives value mutants, and each applied (eight of them, spread along the list) is
+//   JSON again, as the reader reads it;
+// - a body that does not read as JSON gives the whole-answer mutants only.
+//
+// Seeds: small JSON documents of our own shapes, in Fuzz/seeds/mutations.
+
+import HTTPMessages
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let body = Array(UnsafeBufferPointer(start: data, count: size))
+    let answer = MutableAnswer(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
+    let mutants = Mutations.of(answer)
+    precondition(mutants.count <= Mutations.cap)
+    precondition(Set(mutants.map(\.id)).count == mutants.count, "duplicate IDs")
+    precondition(mutants.allSatisfy { !$0.id.isEmpty && !$0.description.isEmpty })
+    precondition(Mutations.of(answer).map(\.id) == mutants.map(\.id), "a second list differs")
+    let whole = WholeChange.all.count
+    guard JSONNode(parsing: body) != nil else {
+        precondition(mutants.count == whole, "a body that is not JSON got value mutants")
+        return 0
+    }
+    let values = mutants.dropFirst(whole)
+    let picked = values.isEmpty ? [] : (0..<min(8, values.count)).map { values[whole + $0 * values.count / min(8, values.count)] }
+    for mutant in picked {
+        guard case .answer(let mutated) = mutant.apply(to: answer) else {
+            preconditionFailure("\(mutant.id) is not an answer")
+        }
+        precondition(JSONNode(parsing: mutated.body) != nil, "\(mutant.id) is not JSON")
+    }
+    return 0
+}

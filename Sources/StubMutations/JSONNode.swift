@@ -1,0 +1,89 @@
+/// A JSON document as mutations need it: keys in the order the document gives them (so mutants come in the
+/// document's order) and numbers as their text (so `9007199254740993` survives, which a `Double` cannot hold).
+indirect enum JSONNode: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's text as written: `-1`, `2.5e3`.
+    case number(String)
+    case string(String)
+    case array([JSONNode])
+    case object([(key: String, value: JSONNode)])
+
+    static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map { $0.key } == b.map { $0.key } && a.map { $0.value } == b.map { $0.value }
+        default: false
+        }
+    }
+
+    /// The node's JSON type, as mutation IDs name it.
+    var kind: Kind {
+        switch self {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    enum Kind: String, CaseIterable, Sendable {
+        case string, number, bool, array, object, null
+    }
+
+    /// Compact JSON, keys in their order, strings escaped as RFC 8259 requires.
+    var serialized: [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out += Array("null".utf8)
+        case .bool(let flag): out += Array((flag ? "true" : "false").utf8)
+        case .number(let text): out += Array(text.utf8)
+        case .string(let text): Self.writeString(text, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (index, field) in fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(field.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                field.value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeString(_ text: String, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,48 @@
+import HTTPMessages
+
+/// One hostile version of a good answer: a value removed or retyped, an empty list, an HTML error page with
+/// status 200, a reset. Made by `Mutations`, applied with `apply(to:)`.
+package struct Mutation: Sendable, Equatable, CustomStringConvertible {
+    /// Stable, readable and typeable: `feed.results[*].name:null`, `feed.results:one`, `body:html-error-page`,
+    /// `status:503`, `fault:reset`. The same answer gives the same IDs in the same order.
+    package let id: String
+    /// One line saying what the mutant does.
+    package let description: String
+    let change: Change
+
+    enum Change: Sendable, Equatable {
+        /// A JSON value (or every value the path reaches through `[*]`) changed.
+        case value(path: [JSONStep], ValueChange)
+        /// The answer as a whole.
+        case whole(WholeChange)
+    }
+}
+
+/// A step of a JSON path: a key, or every element of an array (`[*]`).
+enum JSONStep: Sendable, Equatable {
+    case key(String)
+    case elements
+}
+
+/// What an answer is before and after a mutation.
+package struct MutableAnswer: Sendable, Equatable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+    /// Milliseconds before the first byte.
+    package var delayMs: Int
+
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8], delayMs: Int = 0) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delayMs = delayMs
+    }
+}
+
+/// A mutated answer: bytes to send, or a broken connection instead.
+package enum MutatedAnswer: Sendable, Equatable {
+    case answer(MutableAnswer)
+    /// One of the stub faults, by its fixture name: `drop`, `reset`, `truncate`, `malformed`, `hang`.
+    case fault(String)
+}

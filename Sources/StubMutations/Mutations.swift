@@ -1,0 +1,68 @@
+/// The hostile versions of a good answer, derived from it without I/O: every JSON value removed, null, retyped,
+/// emptied, huge, odd or extreme (per path, array elements collapsed to `[*]`), every array empty, of one element
+/// or with its first twice, every object with a key no client knows; and the answer as a whole broken: empty, cut,
+/// an HTML error page with status 200, another type, each status class, each transport fault, too late.
+package enum Mutations {
+    /// Most mutants of one answer; beyond it value mutants are chosen evenly along the document.
+    package static let cap = 5_000
+
+    /// The mutants of `answer`, in a stable order: the whole-answer ones first, then the values' in document order.
+    package static func of(_ answer: MutableAnswer) -> [Mutation] {
+        let whole = WholeChange.all.map { Mutation(id: $0.id, description: $0.description, change: .whole($0)) }
+        guard let document = JSONNode(parsing: answer.body) else { return whole }
+        var values: [Mutation] = []
+        for shape in ValueShape.collect(document) {
+            for change in shape.changes {
+                values.append(
+                    Mutation(
+                        id: "\(shape.name):\(change.suffix)", description: change.describe(shape.name),
+                        change: .value(path: shape.path, change)))
+            }
+        }
+        let room = cap - whole.count
+        if values.count > room {
+            values = (0..<room).map { values[$0 * values.count / room] }
+        }
+        return whole + values
+    }
+
+    /// The mutant of `answer` whose ID is `id`, or nil when it has none.
+    package static func mutant(_ id: String, of answer: MutableAnswer) -> Mutation? {
+        of(answer).first { $0.id == id }
+    }
+}
+
+extension Mutation {
+    /// What `answer` becomes under this mutation.
+    package func apply(to answer: MutableAnswer) -> MutatedAnswer {
+        switch change {
+        case .whole(let whole):
+            return whole.apply(to: answer)
+        case .value(let path, let change):
+            guard let document = JSONNode(parsing: answer.body) else { return .answer(answer) }
+            var mutated = answer
+            mutated.body = (document.changing(path[...], change) ?? .null).serialized
+            return .answer(mutated)
+        }
+    }
+}
+
+extension JSONNode {
+    /// This node with the value(s) at `path` changed; nil when the change removes this node itself.
+    func changing(_ path: ArraySlice<JSONStep>, _ change: ValueChange) -> JSONNode? {
+        guard let step = path.first else { return change.apply(to: self) }
+        let rest = path.dropFirst()
+        switch (step, self) {
+        case (.key(let key), .object(let fields)):
+            return .object(
+                fields.compactMap { field in
+                    guard field.key == key else { return field }
+                    return field.value.changing(rest, change).map { (key: key, value: $0) }
+                })
+        case (.elements, .array(let items)):
+            return .array(items.compactMap { $0.changing(rest, change) })
+        default:
+            return self
+        }
+    }
+}

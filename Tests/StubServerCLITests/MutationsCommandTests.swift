@@ -1,0 +1,36 @@
+// These tests run the built `stub-server` as a process: compiled only where a test can start one.
+#if os(macOS) || os(Linux)
+    import Foundation
+    import Testing
+
+    /// `stub-server mutations`: the mutants of MockData's top albums, listed the same way twice, as lines or JSON;
+    /// a stub or variant the folder lacks, and a missing `--stub`, are refused.
+    struct MutationsCommandTests {
+        @Test func theTopAlbums_haveMoreThan150Mutants_listedTheSameWayTwice() async throws {
+            let first = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let lines = first.stdout.split(separator: "\n").map(String.init)
+            let ids = lines.map { String($0.prefix { $0 != " " }) }
+            #expect(lines.count >= 150)
+            #expect(Set(ids).count == ids.count, "unique IDs")
+            #expect(ids.contains("feed.results[*].name:null") && ids.contains("status:503"))
+            let second = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums"])
+            #expect(second.stdout == first.stdout)
+            let json = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums", "--json"])
+            let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]]
+            #expect(listed?.map { $0["id"] ?? "" } == ids)
+            #expect(listed?.allSatisfy { !($0["description"] ?? "").isEmpty } == true)
+        }
+
+        @Test(arguments: [
+            (["mutations", "MockData", "--stub", "nope"], Int32(1), "no stub named"),
+            (["mutations", "MockData", "--stub", "top-albums", "--variant", "nope"], 1, "has no variant"),
+            (["mutations", "MockData"], 64, "needs --stub NAME"),
+        ])
+        func whatTheFolderLacks_isRefused(_ arguments: [String], status: Int32, message: String) async throws {
+            let result = try await CLIRunner.run(arguments)
+            #expect(result.status == status)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+    }
+#endif
