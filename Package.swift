@@ -76,7 +76,9 @@ let package = Package(
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerCLI",
-            dependencies: ["CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubServer"],
+            dependencies: [
+                "CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubCore", "StubMutations", "StubServer",
+            ],
             swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
@@ -201,12 +203,9 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AlbumsFeature", "DessertsFeature", "ImageCache", "Locking", "MoviesFeature", "Networking",
-                "NetworkingTestSupport",
-                "Playback", "PlaybackTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting",
-                "StubTestSupport",
-                "TopSongsFeature",
-                "TrackSearchFeature",
+                "AlbumsFeature", "DessertsFeature", "HTTPMessages", "ImageCache", "Locking", "MoviesFeature",
+                "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubMutations", "StubServer",
+                "StubServerInProcess", "StubServerTesting", "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),

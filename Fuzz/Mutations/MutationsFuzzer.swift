@@ -25,7 +25,9 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     let values = mutants.dropFirst(whole)
-    let picked = values.isEmpty ? [] : (0..<min(8, values.count)).map { values[whole + $0 * values.count / min(8, values.count)] }
+    let picked =
+        values.isEmpty
+        ? [] : (0..<min(8, values.count)).map { values[whole + $0 * values.count / min(8, values.count)] }
     for mutant in picked {
         guard case .answer(let mutated) = mutant.apply(to: answer) else {
             preconditionFailure("\(mutant.id) is not an answer")

@@ -16,7 +16,8 @@ indirect enum JSONNode: Equatable, Sendable {
         case (.number(let a), .number(let b)): a == b
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.map { $0.key } == b.map { $0.key } && a.map { $0.value } == b.map { $0.value }
+        case (.object(let a), .object(let b)):
+            a.map { $0.key } == b.map { $0.key } && a.map { $0.value } == b.map { $0.value }
         default: false
         }
     }

@@ -14,7 +14,9 @@ enum ValueChange: Sendable, Equatable {
     case firstDuplicated
 
     enum OddText: String, CaseIterable, Sendable {
-        case rtl, combining, emoji, zeroWidth = "zero-width", nul
+        case rtl, combining, emoji
+        case zeroWidth = "zero-width"
+        case nul
 
         var text: String {
             switch self {
@@ -38,7 +40,11 @@ enum ValueChange: Sendable, Equatable {
     }
 
     enum NumberExtreme: String, CaseIterable, Sendable {
-        case zero, minusOne = "minus-one", beyondDoublePrecision = "2^53+1", huge = "1e308", fraction
+        case zero
+        case minusOne = "minus-one"
+        case beyondDoublePrecision = "2^53+1"
+        case huge = "1e308"
+        case fraction
 
         var text: String {
             switch self {

@@ -47,7 +47,9 @@ struct ValueShape {
     static func name(_ parent: String, key: String) -> String {
         let plain =
             !key.isEmpty
-            && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+            && key.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
         if plain { return parent == "$" ? key : "\(parent).\(key)" }
         return "\(parent == "$" ? "" : parent)[\(JSONNode.string(key).shown)]"
     }

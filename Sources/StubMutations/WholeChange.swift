@@ -10,8 +10,14 @@ enum WholeChange: Sendable, Equatable {
     case delayPastTimeout
 
     enum Body: String, CaseIterable, Sendable {
-        case empty, truncated = "truncated-half", null, emptyArray = "[]", emptyObject = "{}"
-        case htmlErrorPage = "html-error-page", invalidUTF8 = "invalid-utf8", byteOrderMark = "bom"
+        case empty
+        case truncated = "truncated-half"
+        case null
+        case emptyArray = "[]"
+        case emptyObject = "{}"
+        case htmlErrorPage = "html-error-page"
+        case invalidUTF8 = "invalid-utf8"
+        case byteOrderMark = "bom"
     }
 
     /// Every whole-answer change, in the order mutants list them.

@@ -31,11 +31,14 @@ struct MutationServingTests {
         return try await Stubs.with(transport, fixtures: fixtures.root, realHost: host, body)
     }
 
-    static func fetch(_ stubs: Stubs, mutation: String?) async throws -> (status: Int, body: [UInt8]) {
+    static func fetch(_ stubs: Stubs, mutation: String?, session: URLSession? = nil) async throws
+        -> (status: Int, body: [UInt8])
+    {
         var request = URLRequest(url: URL(string: stubs.baseURL.absoluteString + "/items")!)
         request.timeoutInterval = 5
         if let mutation { request.setValue(mutation, forHTTPHeaderField: "X-Stub-Mutation") }
-        let (data, response) = try await URLSession(configuration: stubs.configuration).data(for: request)
+        let session = session ?? URLSession(configuration: stubs.configuration)
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
     }
 
@@ -48,9 +51,11 @@ struct MutationServingTests {
         let mutants = Mutations.of(good).filter { !$0.id.hasPrefix("fault:") && !$0.id.hasPrefix("delay:") }
         #expect(mutants.count > 60)
         try await Self.withStubs(transport) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.invalidateAndCancel() }
             for mutant in mutants {
                 guard case .answer(let expected) = mutant.apply(to: good) else { continue }
-                let fetched = try await Self.fetch(stubs, mutation: mutant.id)
+                let fetched = try await Self.fetch(stubs, mutation: mutant.id, session: session)
                 #expect(fetched.status == expected.status, "\(mutant.id)")
                 #expect(fetched.body == expected.body, "\(mutant.id)")
             }
@@ -82,7 +87,8 @@ struct MutationServingTests {
             #expect(try await Self.fetch(stubs, mutation: "status:404").status == 404, "the request's header wins")
             try stubs.server.setMutation(nil, forStub: "items")
             #expect(try await Self.fetch(stubs, mutation: nil).status == 200)
-            #expect(stubs.server.journal(JournalQuery(stub: "items")).map(\.mutation) == ["status:503", "status:404", nil])
+            #expect(
+                stubs.server.journal(JournalQuery(stub: "items")).map(\.mutation) == ["status:503", "status:404", nil])
             #expect(throws: StubServerError.unknownStub("nope", known: ["items"])) {
                 try stubs.server.setMutation("status:503", forStub: "nope")
             }

@@ -30,7 +30,8 @@ struct JSONNodeTests {
     }
 
     @Test func keysKeepTheirOrder_andNumbersTheirText() throws {
-        let node = try #require(JSONNode(parsing: Array(#" {"b": 1.50, "a": [true, null, -0, 2e3], "c": "\u00e9\n"} "#.utf8)))
+        let node = try #require(
+            JSONNode(parsing: Array(#" {"b": 1.50, "a": [true, null, -0, 2e3], "c": "\u00e9\n"} "#.utf8)))
         #expect(String(decoding: node.serialized, as: UTF8.self) == #"{"b":1.50,"a":[true,null,-0,2e3],"c":"é\n"}"#)
     }
 
@@ -49,7 +50,8 @@ struct JSONNodeTests {
     }
 
     @Test func nestingDeeperThanTheLimit_isRefusedWithoutCrashing() {
-        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        let deep =
+            Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
         #expect(JSONNode(parsing: deep) == nil)
         let fits = Array(repeating: UInt8(ascii: "["), count: 200) + Array(repeating: UInt8(ascii: "]"), count: 200)
         #expect(JSONNode(parsing: fits) != nil)

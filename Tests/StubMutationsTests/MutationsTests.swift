@@ -34,7 +34,7 @@ struct MutationsTests {
         #expect(mutants.prefix(3).map(\.id) == ["body:empty", "body:truncated-half", "body:null"])
         for id in [
             "feed.results[*].name:removed", "feed.results[*].name:null", "feed.results[*].name:as-number",
-            "feed.results[*].releaseDate:date-garbage", "feed.results[*].artworkUrl100:url-javascript",
+            "feed.results[*].releaseDate:date-garbage", "feed.results[*].artistUrl:url-javascript",
             "feed.results:one", "feed.results:empty", "feed.results[*].genres:first-duplicated",
             "feed:unknown-key", "status:429", "fault:reset",
         ] {
@@ -42,9 +42,16 @@ struct MutationsTests {
         }
     }
 
-    /// Every value mutant of the feed is JSON and differs from the feed; a path through `[*]` changes every element.
+    /// Every value mutant of the feed cut to its first three albums (the whole feed's 440 cost a debug build most
+    /// of a minute) is JSON and differs from it.
     @Test func everyValueMutant_isJSON_andChangesTheAnswer() throws {
-        let answer = try Self.topAlbums()
+        let full = try Self.topAlbums()
+        var feed = try #require(try JSONSerialization.jsonObject(with: Data(full.body)) as? [String: Any])
+        var inner = try #require(feed["feed"] as? [String: Any])
+        inner["results"] = Array(try #require(inner["results"] as? [Any]).prefix(3))
+        feed["feed"] = inner
+        let answer = MutableAnswer(
+            status: 200, headers: Self.json, body: Array(try JSONSerialization.data(withJSONObject: feed)))
         let original = try JSONSerialization.jsonObject(with: Data(answer.body)) as? NSDictionary
         for mutant in Mutations.of(answer) where !mutant.id.contains(":") || mutant.id.hasPrefix("feed") {
             guard case .answer(let mutated) = mutant.apply(to: answer) else {

@@ -15,7 +15,8 @@ extension StubAnswer {
         switch delivery {
         case .whole, .paced, .fault: break
         case .events, .webSocket:
-            throw MutationRefusal(message: "mutants are made of plain answers, not of streams or WebSockets", closest: [])
+            throw MutationRefusal(
+                message: "mutants are made of plain answers, not of streams or WebSockets", closest: [])
         }
         let base = MutableAnswer(status: status.code, headers: headers, body: body, delayMs: delayMs)
         let mutants = Mutations.of(base)
@@ -50,12 +51,24 @@ extension StubAnswer {
 
     /// The three IDs sharing the longest start with `id`, the nearest in length first.
     static func closest(to id: String, among ids: [String]) -> [String] {
-        func shared(_ other: String) -> Int { zip(id.utf8, other.utf8).prefix { $0 == $1 }.count }
-        return ids.map { (id: $0, shared: shared($0), apart: abs($0.utf8.count - id.utf8.count)) }
-            .sorted { a, b in
-                a.shared != b.shared ? a.shared > b.shared : a.apart != b.apart ? a.apart < b.apart : a.id < b.id
-            }
-            .prefix(3).map(\.id)
+        struct Candidate {
+            var id: String
+            var shared: Int
+            var apart: Int
+        }
+        let target = Array(id.utf8)
+        let candidates = ids.map { other -> Candidate in
+            let bytes = Array(other.utf8)
+            var shared = 0
+            while shared < min(bytes.count, target.count), bytes[shared] == target[shared] { shared += 1 }
+            return Candidate(id: other, shared: shared, apart: abs(bytes.count - target.count))
+        }
+        let sorted = candidates.sorted { a, b in
+            if a.shared != b.shared { return a.shared > b.shared }
+            if a.apart != b.apart { return a.apart < b.apart }
+            return a.id < b.id
+        }
+        return sorted.prefix(3).map(\.id)
     }
 }
 
