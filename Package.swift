@@ -3,6 +3,26 @@
 // No package dependencies: only what the Swift toolchain ships.
 import PackageDescription
 
+/// `Sources/` by kind, each target in `Sources/KIND/NAME`: the stub server product and what it is built of
+/// (`Stubs`), the five apps' cores (`Apps`), what both use (`Shared`), what tests use (`TestSupport`) and what
+/// only the package's own scripts run (`Tools`, no products). Contributing/Architecture.md draws it.
+let layout: [String: [String]] = [
+    "Stubs": [
+        "StubServer", "StubServerInProcess", "StubServerTesting", "StubServerXCTest", "StubServerRecording",
+        "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
+        "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
+    ],
+    "Apps": [
+        "Networking", "ImageCache", "Persistence", "Playback", "AlbumsFeature", "DessertsFeature", "MoviesFeature",
+        "TopSongsFeature", "TrackSearchFeature", "CSQLite",
+    ],
+    "Shared": ["Locking", "XMLPath"],
+    "TestSupport": [
+        "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
+    ],
+    "Tools": ["CatalogBenchmarks", "InProcessProbe"],
+]
+
 /// Settings applied to every target.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
@@ -19,7 +39,6 @@ let package = Package(
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
         .executable(name: "stub-server", targets: ["StubServerCLI"]),
         .executable(name: "stub-server-record", targets: ["StubServerRecordCLI"]),
-        .executable(name: "catalog-benchmarks", targets: ["Benchmarks"]),
         .library(name: "Networking", targets: ["Networking"]),
         // SharedTestSupport (`waitUntil`, `Gate`) is public API of NetworkingTestSupport, which re-exports it.
         .library(name: "NetworkingTestSupport", targets: ["NetworkingTestSupport", "SharedTestSupport"]),
@@ -99,7 +118,7 @@ let package = Package(
         .target(name: "XMLPath", swiftSettings: settings),
         .target(name: "TopSongsFeature", dependencies: ["Networking", "Playback", "XMLPath"], swiftSettings: settings),
         .executableTarget(
-            name: "Benchmarks",
+            name: "CatalogBenchmarks",
             dependencies: [
                 "Locking", "MoviesFeature", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath",
                 "YAMLParsing",
@@ -241,3 +260,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type != .test {
+    let kind = layout.first { $0.value.contains(target.name) }?.key
+    precondition(kind != nil, "\(target.name) has no kind in `layout`")
+    target.path = "Sources/\(kind!)/\(target.name)"
+}

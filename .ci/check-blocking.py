@@ -4,7 +4,7 @@ pipe read, poll, a process wait, a sleep, a semaphore's wait) in Tests/ outside 
 
 Swift Testing starts every test at once as tasks on a pool of as many threads as cores (two here); one blocked
 thread halves the whole suite's progress, and every timed wait of that moment runs out (the Development article).
-Waits go through the helpers in Sources/StubTestSupport and Sources/SharedTestSupport (RawHTTPClient, RawWebSocket,
+Waits go through the helpers in Sources/TestSupport/StubTestSupport and Sources/TestSupport/SharedTestSupport (RawHTTPClient, RawWebSocket,
 ChildProcess's async waits, waitUntil), which hold no thread. Allowed in Tests/:
   - inside a closure given to `blocking { ... }` (StubTestSupport: a thread of its own) or `Thread { ... }`;
   - on a line that says why it may: `// blocking-ok: REASON` (the data is already there; the code runs on a

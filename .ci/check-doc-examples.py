@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Type-checks every Swift example in the guides (Sources/*/*.docc/*.md) and the README against the package as
+"""Type-checks every Swift example in the guides (Sources/*/*/*.docc/*.md) and the README against the package as
 built, so an example cannot go stale: a renamed type, a changed label or a removed method fails CI.
 
 Each ```swift block is checked in a file of its own, with `swiftc -typecheck` against the debug build's modules
@@ -48,7 +48,7 @@ extension Bundle {
 
 
 def blocks():
-    files = sorted(glob.glob(os.path.join(ROOT, "Sources/*/*.docc/*.md"))) + [os.path.join(ROOT, "README.md")]
+    files = sorted(glob.glob(os.path.join(ROOT, "Sources/*/*/*.docc/*.md"))) + [os.path.join(ROOT, "README.md")]
     for path in files:
         text = open(path, encoding="utf-8").read()
         for match in re.finditer(r"^```swift\n(.*?)^```", text, re.S | re.M):
@@ -73,7 +73,7 @@ def main():
     modules = os.path.join(bin_path, "Modules")
     if not os.path.isdir(modules):
         sys.exit(f"check-doc-examples: no {modules}; run `swift build --build-tests` first")
-    flags = ["-I", modules, "-I", os.path.join(ROOT, "Sources/CLinux"), "-I", os.path.join(ROOT, "Sources/CSQLite")]
+    flags = ["-I", modules, "-I", os.path.join(ROOT, "Sources/Stubs/CLinux"), "-I", os.path.join(ROOT, "Sources/Apps/CSQLite")]
     failed, checked, skipped = [], 0, []
     with tempfile.TemporaryDirectory() as folder:
         for number, (path, line, code) in enumerate(blocks()):

@@ -5,17 +5,17 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]      default: 60 seconds, every target
 #
-# Targets: request-decoder (Sources/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
-# (Sources/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
-# (Sources/StubCore's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
+# Targets: request-decoder (Sources/Stubs/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
+# (Sources/Shared/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
+# (Sources/Stubs/StubCore's templates and body matchers, dictionary Fuzz/stub.dict) and stub-catalog (the stubs.json
 # reader, then matching, decisions and templates on what loads; dictionary Fuzz/stub.dict) and feature-decoders (the
 # albums, desserts, meal, track-search and movie-search JSON decoders; same dictionary) and har-importer (the HAR
-# reader of Sources/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/YAMLParsing,
-# against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/StubContracts:
+# reader of Sources/Stubs/StubServerRecording; dictionary Fuzz/har.dict) and yaml-reader (Sources/Stubs/YAMLParsing,
+# against Foundation's JSON reader on what it accepts; dictionary Fuzz/yaml.dict) and openapi (Sources/Stubs/StubContracts:
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
-# (Sources/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
-# (Sources/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
-# (Sources/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict). Seeds live
+# (Sources/Stubs/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
+# (Sources/Stubs/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
+# (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -33,7 +33,7 @@ mkdir -p "$out/crashes"
 
 # One module of the target's sources and its harness, so `package` and internal API are reachable.
 compile() {
-  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz -I Sources/CLinux "$@" \
+  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz -I Sources/Stubs/CLinux "$@" \
     >"$out/build.log" 2>&1; then
     grep -v "ld.gold: warning" "$out/build.log" >&2
     exit 1
@@ -45,7 +45,7 @@ sources() {
   find "$@" -name '*.swift' | sort
 }
 
-# A package module as a static library of its own: NAME, then compile flags; its sources are Sources/NAME.
+# A package module as a static library of its own: NAME, then compile flags; its sources are Sources/KIND/NAME.
 library() {
   local module="$1"
   shift
@@ -55,7 +55,7 @@ library() {
   # SwiftPM embeds the control page in StubServer; built here, it has none (Fuzz/Support/PackageResources.swift).
   if [ "$module" = StubServer ]; then extra=(Fuzz/Support/PackageResources.swift); fi
   compile -module-name "$module" -I "$out/modules" -L "$out" "$@" -emit-module \
-    -emit-module-path "$out/modules/$module.swiftmodule" -emit-library -static $(sources "Sources/$module") \
+    -emit-module-path "$out/modules/$module.swiftmodule" -emit-library -static $(sources Sources/*/"$module") \
     "${extra[@]}" -o "$out/lib$module.a"
 }
 
@@ -70,10 +70,10 @@ build() {
       library Locking
       library HTTPMessages
       compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
-        $(sources Sources/HTTPEngine "$harness") -o "$out/$target"
+        $(sources Sources/Stubs/HTTPEngine "$harness") -o "$out/$target"
       ;;
     xml-path)
-      compile -module-name XMLPath $(sources Sources/XMLPath Fuzz/XMLPath) -o "$out/$target"
+      compile -module-name XMLPath $(sources Sources/Shared/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
     stub-server | stub-catalog | event-stream)
       # The stub core with the harness, in one module: no engine, no sockets.
@@ -84,20 +84,20 @@ build() {
       library HTTPMessages
       library JSONModel -lHTTPMessages
       compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lJSONModel -lLocking \
-        $(sources Sources/StubCore "$harness") -o "$out/$target"
+        $(sources Sources/Stubs/StubCore "$harness") -o "$out/$target"
       ;;
     yaml-reader)
       # The YAML reader with the harness, in one module; JSON values as a library.
       library HTTPMessages
       library JSONModel -lHTTPMessages
       compile -module-name YAMLParsing -I "$out/modules" -L "$out" -lJSONModel -lHTTPMessages \
-        $(sources Sources/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
+        $(sources Sources/Stubs/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
       ;;
     mutations)
       # Mutant generation with the harness, in one module; HTTPMessages as a library.
       library HTTPMessages
       compile -module-name StubMutations -I "$out/modules" -L "$out" -lHTTPMessages \
-        $(sources Sources/StubMutations Fuzz/Mutations) -o "$out/$target"
+        $(sources Sources/Stubs/StubMutations Fuzz/Mutations) -o "$out/$target"
       ;;
     openapi)
       # The core as a library; the contracts module with the harness, in one module.
@@ -108,7 +108,7 @@ build() {
       library StubCore -lHTTPMessages -lJSONModel -lLocking
       compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
         -lHTTPMessages -lLocking \
-        $(sources Sources/StubContracts Fuzz/OpenAPI) -o "$out/$target"
+        $(sources Sources/Stubs/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
     har-importer)
       # Every module the recorder imports as a static library; the harness inside StubServerRecording.
@@ -120,7 +120,7 @@ build() {
       library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking
       library XMLPath
       compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
-        -lHTTPMessages -lJSONModel -lXMLPath -lLocking $(sources Sources/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
+        -lHTTPMessages -lJSONModel -lXMLPath -lLocking $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
@@ -130,11 +130,11 @@ build() {
       for module in Locking Networking Playback ImageCache Persistence AlbumsFeature DessertsFeature \
         TrackSearchFeature MoviesFeature; do
         compile -module-name "$module" -enable-testing -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
-          -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" -emit-library $(sources "Sources/$module") \
+          -I "$out/modules" -I Sources/Apps/CSQLite -L "$out/lib" "${libraries[@]}" -emit-library $(sources Sources/*/"$module") \
           -o "$out/lib/lib$module.so"
         libraries+=("-l$module")
       done
-      compile -module-name FeatureDecodersFuzzer -I "$out/modules" -I Sources/CSQLite -L "$out/lib" "${libraries[@]}" \
+      compile -module-name FeatureDecodersFuzzer -I "$out/modules" -I Sources/Apps/CSQLite -L "$out/lib" "${libraries[@]}" \
         -Xlinker -rpath -Xlinker "$PWD/$out/lib" $(sources Fuzz/FeatureDecoders) -o "$out/$target"
       ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the documentation of every library product of the stub side, each from its own catalog
-# (Sources/MODULE/MODULE.docc: the guides live in StubServer's) and its public symbols, then merges them into one
+# (Sources/Stubs/MODULE/MODULE.docc: the guides live in StubServer's) and its public symbols, then merges them into one
 # site; with the toolchain's own swift-symbolgraph-extract and docc (no plugin package), warnings as errors: a
 # broken ``Symbol`` link, an undocumented parameter or a missing image fails it.
 #
@@ -24,9 +24,9 @@ for module in "${modules[@]}"; do
   # re-exports the same types, documented once, there.
   reexported=()
   if [ "$module" = StubServer ]; then reexported=(-experimental-allowed-reexported-modules=StubCore); fi
-  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" -I Sources/CLinux \
+  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" -I Sources/Stubs/CLinux \
     -minimum-access-level public "${reexported[@]}" -output-dir "$graphs"
-  docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
+  docc convert "Sources/Stubs/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
     --output-path "$work/$module.doccarchive" --fallback-display-name "$module" \
     --fallback-bundle-identifier "$module" --warnings-as-errors >&2
   archives+=("$work/$module.doccarchive")

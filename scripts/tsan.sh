@@ -22,7 +22,7 @@ verdict() {
   local variant="$1"
   local binary="$scratch/evidence/mutex-false-race-$variant"
   swiftc -parse-as-library -sanitize=thread -swift-version 6 -package-name tsan -module-name MutexFalseRace \
-    -D "$variant" -D TSAN_LOCKS Sources/Locking/Lock.swift scripts/TSan/MutexFalseRace.swift -o "$binary"
+    -D "$variant" -D TSAN_LOCKS Sources/Shared/Locking/Lock.swift scripts/TSan/MutexFalseRace.swift -o "$binary"
   if "$binary" >"$binary.log" 2>&1 && ! grep -q "WARNING: ThreadSanitizer" "$binary.log"; then
     echo clean
   else

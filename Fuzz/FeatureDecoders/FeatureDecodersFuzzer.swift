@@ -1,6 +1,6 @@
 // libFuzzer target for the apps' JSON decoders: the bytes of an answer decoded as the albums feed, the
 // desserts list, a meal lookup, an iTunes track search page and a movie search, the way the clients decode them
-// (`JSONDecoder`, then `APIError(decoding:)` for a failure). Compiled by Fuzz/run.sh against Sources/Networking,
+// (`JSONDecoder`, then `APIError(decoding:)` for a failure). Compiled by Fuzz/run.sh against Sources/Apps/Networking,
 // ImageCache, Playback, Persistence (the system's SQLite), AlbumsFeature, DessertsFeature, TrackSearchFeature and
 // MoviesFeature built as libraries.
 // Properties, not only survival:

@@ -1,5 +1,5 @@
-// libFuzzer target for mutant generation (Sources/StubMutations). Compiled by Fuzz/run.sh with
-// Sources/StubMutations (HTTPMessages as a library). Properties, not only survival:
+// libFuzzer target for mutant generation (Sources/Stubs/StubMutations). Compiled by Fuzz/run.sh with
+// Sources/Stubs/StubMutations (HTTPMessages as a library). Properties, not only survival:
 // - any body gives a list of mutants with unique, non-empty IDs and descriptions, at most `Mutations.cap`, the
 //   same list twice;
 // - a body that reads as JSON gives value mutants, and each applied (eight of them, spread along the list) is

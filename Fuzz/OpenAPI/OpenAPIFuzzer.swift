@@ -1,5 +1,5 @@
-// libFuzzer target for the OpenAPI reader, importer and schema validator (Sources/StubContracts). Compiled by
-// Fuzz/run.sh with Sources/StubContracts (StubCore, YAMLParsing, JSONModel, HTTPMessages and Locking as
+// libFuzzer target for the OpenAPI reader, importer and schema validator (Sources/Stubs/StubContracts). Compiled by
+// Fuzz/run.sh with Sources/Stubs/StubContracts (StubCore, YAMLParsing, JSONModel, HTTPMessages and Locking as
 // libraries). Properties, not only survival:
 // - a document that cannot be used is refused with a ContractError whose message is not empty;
 // - an import writes distinct file names, `stubs.json` last, and its `stubs.json` is JSON whose stubs have

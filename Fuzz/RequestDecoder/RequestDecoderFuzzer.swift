@@ -1,4 +1,4 @@
-// libFuzzer target for the HTTP engine's request decoder, compiled together with Sources/HTTPEngine by
+// libFuzzer target for the HTTP engine's request decoder, compiled together with Sources/Stubs/HTTPEngine by
 // Fuzz/run.sh (swiftc -sanitize=fuzzer,address). It drives the decoder the way a connection does (`append`,
 // then `next` until nil) and checks a property, not only survival: the same bytes fed whole and fed in pieces
 // decode to the same parts and end in the same error or the same partial state.

@@ -1,6 +1,6 @@
 // libFuzzer target for the fixture loader: a fuzzed `stubs.json` read by `StubFileReader` (body files resolve
 // against an empty folder), then, when it loads, a set of requests matched against the catalog and answered
-// through the core's decision and templates. Compiled by Fuzz/run.sh with Sources/StubCore (HTTPMessages, JSONModel
+// through the core's decision and templates. Compiled by Fuzz/run.sh with Sources/Stubs/StubCore (HTTPMessages, JSONModel
 // and Locking as libraries). Properties, not only survival:
 // - the reader ends in stubs or in problems, and every problem has a file, a key path inside the document's
 //   shape and a message;

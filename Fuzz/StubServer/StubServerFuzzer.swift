@@ -1,6 +1,6 @@
 // libFuzzer target for what the stub server reads from a request beyond its framing: query, header and Host
 // values inserted by templates, and bodies read by body matchers. Compiled by Fuzz/run.sh with
-// Sources/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties, not only survival:
+// Sources/Stubs/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties, not only survival:
 // - a JSON template stays valid JSON whatever is inserted, and each inserted value reads back unchanged;
 // - markup escaping leaves no `<`, `>`, quote or bare `&`, and unescapes to the value; a header value holds
 //   no control character;

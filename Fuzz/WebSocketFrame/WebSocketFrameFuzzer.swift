@@ -1,5 +1,5 @@
-// libFuzzer target for the WebSocket frame decoder (Sources/HTTPEngine/WebSocket). Compiled by Fuzz/run.sh with
-// Sources/HTTPEngine (HTTPMessages and Locking as libraries). Properties, not only survival:
+// libFuzzer target for the WebSocket frame decoder (Sources/Stubs/HTTPEngine/WebSocket). Compiled by Fuzz/run.sh with
+// Sources/Stubs/HTTPEngine (HTTPMessages and Locking as libraries). Properties, not only survival:
 // - split-equivalence: the input's first byte picks a piece size; feeding the rest in pieces of that size gives
 //   the same events and the same failure as feeding it whole;
 // - a failure's close code is 1002, 1007 or 1009, with a reason;

@@ -1,5 +1,5 @@
 // libFuzzer target for XMLPathParser with the top-songs feed's registrations, compiled together with
-// Sources/XMLPath by Fuzz/run.sh (swiftc -sanitize=fuzzer,address). Any bytes must end in events or an
+// Sources/Shared/XMLPath by Fuzz/run.sh (swiftc -sanitize=fuzzer,address). Any bytes must end in events or an
 // XMLPathError, and the events must make sense: records open and close in pairs, never nested, and a
 // successful parse leaves no record open.
 

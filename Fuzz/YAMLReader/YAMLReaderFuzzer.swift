@@ -1,5 +1,5 @@
-// libFuzzer target for the YAML reader (Sources/YAMLParsing). Compiled by Fuzz/run.sh with Sources/YAMLParsing
-// (Sources/JSONModel as a library). Properties, not only survival:
+// libFuzzer target for the YAML reader (Sources/Stubs/YAMLParsing). Compiled by Fuzz/run.sh with Sources/Stubs/YAMLParsing
+// (Sources/Stubs/JSONModel as a library). Properties, not only survival:
 // - a refusal names a line and column inside the input;
 // - every document the JSON reader (Foundation's JSONDecoder) accepts reads through the YAML reader to the same
 //   value, except where YAML 1.2 differs on purpose: duplicate keys, and what RFC 8259 does not allow either but

@@ -1,4 +1,4 @@
-// Evidence for `Sources/Locking/Lock.swift`: ThreadSanitizer on Linux reports a race between two accesses that a
+// Evidence for `Sources/Shared/Locking/Lock.swift`: ThreadSanitizer on Linux reports a race between two accesses that a
 // contended `Synchronization.Mutex` orders. A second thread holds the lock for 50 ms while the main thread waits
 // for it; both append to the protected array. `tsan.sh` builds this three ways and checks each verdict:
 //   -D USE_MUTEX    Synchronization.Mutex: TSan reports a data race (the false one: every access is locked)

@@ -8,9 +8,9 @@ public struct Redaction: Sendable, Equatable {
     package static let placeholder = "REDACTED"
 
     /// Header names, compared case-insensitively.
-    public var headers: [String]
+    package var headers: [String]
     /// Query parameter names, compared exactly.
-    public var query: [String]
+    package var query: [String]
 
     /// - Parameters:
     ///   - headers: headers to redact besides `secretHeaders`.

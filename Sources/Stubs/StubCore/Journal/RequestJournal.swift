@@ -17,7 +17,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The request target as sent.
     public var target: String
     public var query: [QueryItem]
-    public var headers: [Field]
+    public var headers: [HeaderField]
     /// The body, or its first `RequestJournal.maxStoredBody` bytes when it was larger.
     public var body: Data
     /// The size of the whole body as received.
@@ -75,12 +75,12 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         /// A binary message's bytes (base64 in JSON).
         public var binary: Data?
 
-        public init(_ direction: Direction, text: String) {
+        package init(_ direction: Direction, text: String) {
             self.direction = direction
             self.text = text
         }
 
-        public init(_ direction: Direction, binary: Data) {
+        package init(_ direction: Direction, binary: Data) {
             self.direction = direction
             self.binary = binary
         }
@@ -147,9 +147,6 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         }
     }
 
-    /// One header field, as sent.
-    public typealias Field = HeaderField
-
     /// One decoded `name=value` pair of the query string (`+` reads as a space).
     public struct QueryItem: Sendable, Equatable, Codable {
         public var name: String
@@ -169,17 +166,17 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
 /// Which journal entries to return; nil fields match anything.
 public struct JournalQuery: Sendable, Equatable {
-    public var stub: String?
-    public var variant: String?
-    public var method: String?
+    package var stub: String?
+    package var variant: String?
+    package var method: String?
     /// The decoded path.
-    public var path: String?
+    package var path: String?
     /// Query items the request must carry with these decoded values (others may be there too).
-    public var query: [String: String]
+    package var query: [String: String]
     /// Only requests no stub matched.
-    public var unmatchedOnly: Bool
+    package var unmatchedOnly: Bool
     /// Text the request's body must contain.
-    public var bodyContains: String?
+    package var bodyContains: String?
 
     public init(
         stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
@@ -277,7 +274,7 @@ package struct RequestJournal {
                     name: item.name, value: redaction.query.contains(item.name) ? Redaction.placeholder : item.value)
             },
             headers: request.headers.map { field in
-                JournalEntry.Field(
+                HeaderField(
                     name: field.name, value: redaction.redacts(header: field.name) ? Redaction.placeholder : field.value
                 )
             },

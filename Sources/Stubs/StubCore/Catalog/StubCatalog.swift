@@ -69,7 +69,7 @@ public struct StubCatalog: Sendable {
     }
 
     /// Every scenario the stubs take part in, each with the states they name (`start` first).
-    public var scenarios: [String: [String]] {
+    package var scenarios: [String: [String]] {
         var states: [String: [String]] = [:]
         for scenario in stubs.compactMap(\.scenario) {
             var known = states[scenario.name] ?? [StubScenario.start]

@@ -2,10 +2,10 @@
 public struct StubVariant: Sendable, Equatable {
     public var status: Int
     /// Header fields to send, in order; `Content-Type` is inferred from the body file's extension when absent.
-    public var headers: [HeaderField] { didSet { templateKind = Self.templateKind(body, headers, template) } }
-    public var body: [UInt8] { didSet { templateKind = Self.templateKind(body, headers, template) } }
+    package var headers: [HeaderField] { didSet { templateKind = Self.templateKind(body, headers, template) } }
+    package var body: [UInt8] { didSet { templateKind = Self.templateKind(body, headers, template) } }
     /// Whether `{{baseURL}}`, `{{query.NAME}}` and `{{path.NAME}}` in the body are substituted per request.
-    public var template: Bool { didSet { templateKind = Self.templateKind(body, headers, template) } }
+    package var template: Bool { didSet { templateKind = Self.templateKind(body, headers, template) } }
     /// What a templated body holds (JSON, XML, ...), read once from its bytes and `Content-Type`: how inserted
     /// values are escaped. Nil when the body is not a template (reading every fixture's bytes at load costs).
     package private(set) var templateKind: BodyKind?
@@ -13,7 +13,7 @@ public struct StubVariant: Sendable, Equatable {
     public var delayMs: Int
     public var fault: Fault?
     /// How long to wait before the head is sent, on top of `delayMs`; then the body is paced.
-    public var firstByteDelayMs: Int
+    package var firstByteDelayMs: Int
     /// How the body's bytes are paced; nil sends them at once.
     package var pacing: Pacing?
     /// Faults and delays drawn at random, per request, from the server's seeded generator.

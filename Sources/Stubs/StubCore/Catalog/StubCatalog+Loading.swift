@@ -42,7 +42,7 @@ extension StubCatalog {
 
     /// A catalog of one stub, `file`, that answers every GET with the file's bytes (`stub-server serve --file`).
     /// - Throws: `CatalogError` when the file cannot be read.
-    public static func singleFile(_ url: URL) throws(CatalogError) -> StubCatalog {
+    package static func singleFile(_ url: URL) throws(CatalogError) -> StubCatalog {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CatalogError(
                 root: nil, problems: [FixtureProblem(file: url.path, keyPath: "", message: "cannot read file")])

@@ -83,19 +83,19 @@ extension StubServer {
 
     /// What the server did with one request, for a log line.
     public struct RequestLog: Sendable, Equatable {
-        public var method: String
-        public var target: String
-        public var stub: String?
-        public var variant: String?
+        package var method: String
+        package var target: String
+        package var stub: String?
+        package var variant: String?
         /// The status sent, nil when a fault sent none.
-        public var status: Int?
-        public var fault: String?
+        package var status: Int?
+        package var fault: String?
         /// Time from the complete request to the last byte written.
         public var milliseconds: Double
         /// How an upstream answered (`proxied`, `recorded`), nil for the catalog.
-        public var forwarded: String?
+        package var forwarded: String?
         /// What the stub's API contract refuses in the request, each with its place; nil when nothing.
-        public var contractViolations: [String]? = nil
+        package var contractViolations: [String]? = nil
 
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
         public var line: String {

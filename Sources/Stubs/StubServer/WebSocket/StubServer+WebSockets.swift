@@ -44,7 +44,7 @@ extension StubServer {
 /// goes out.
 public struct StubWebSockets: Sendable {
     /// The stub's name.
-    public let stub: String
+    package let stub: String
     let server: StubServer
 
     /// How many of the stub's sockets are open.

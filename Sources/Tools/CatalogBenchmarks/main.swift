@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release catalog-benchmarks [NAME ...]`: runs the named benchmarks (all by default) and prints
+/// `swift run -c release CatalogBenchmarks [NAME ...]`: runs the named benchmarks (all by default) and prints
 /// the median and spread of their timings.
 let available: [String: () async throws -> BenchmarkResult] = [
     "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand,
@@ -18,7 +18,7 @@ for name in names {
     guard let run = available[name] else {
         FileHandle.standardError.write(
             Data(
-                "catalog-benchmarks: unknown benchmark '\(name)'; known: \(available.keys.sorted().joined(separator: ", "))\n"
+                "CatalogBenchmarks: unknown benchmark '\(name)'; known: \(available.keys.sorted().joined(separator: ", "))\n"
                     .utf8))
         exit(64)
     }

@@ -10,7 +10,7 @@ public struct Stub: Sendable, Equatable {
     /// The variants by name; every stub has at least `good`, `bad` and `nil`.
     public var variants: [String: StubVariant]
     /// Variants answered to the 1st, 2nd, ... call; the last one repeats.
-    public var sequence: [String]
+    package var sequence: [String]
     /// A request the drift check sends for this stub, when its matchers alone do not make one.
     package var replay: Replay?
     /// The scenario this stub answers in, if any.
