@@ -25,7 +25,8 @@ let layout: [String: [String]] = [
 
 /// Settings applied to every target.
 let settings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(

@@ -33,7 +33,11 @@ mkdir -p "$out/crashes"
 
 # One module of the target's sources and its harness, so `package` and internal API are reachable.
 compile() {
-  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz -I Sources/Stubs/CLinux "$@" \
+  # The package's settings (Package.swift) as flags: imports internal unless marked, `any` spelled out; with
+  # internal imports, Locking's Synchronization is not linked through the modules that use it, so it is named.
+  if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz \
+    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny -I Sources/Stubs/CLinux "$@" \
+    -lswiftSynchronization \
     >"$out/build.log" 2>&1; then
     grep -v "ld.gold: warning" "$out/build.log" >&2
     exit 1
@@ -83,7 +87,8 @@ build() {
       library Locking
       library HTTPMessages
       library JSONModel -lHTTPMessages
-      compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lJSONModel -lLocking \
+      library StubMutations -lHTTPMessages
+      compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lJSONModel -lLocking -lStubMutations \
         $(sources Sources/Stubs/StubCore "$harness") -o "$out/$target"
       ;;
     yaml-reader)
@@ -105,9 +110,10 @@ build() {
       library HTTPMessages
       library JSONModel -lHTTPMessages
       library YAMLParsing -lJSONModel -lHTTPMessages
-      library StubCore -lHTTPMessages -lJSONModel -lLocking
+      library StubMutations -lHTTPMessages
+      library StubCore -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
-        -lHTTPMessages -lLocking \
+        -lHTTPMessages -lLocking -lStubMutations \
         $(sources Sources/Stubs/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
     har-importer)
@@ -116,11 +122,12 @@ build() {
       library HTTPMessages
       library HTTPEngine -lHTTPMessages -lLocking
       library JSONModel -lHTTPMessages
-      library StubCore -lHTTPMessages -lJSONModel -lLocking
-      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking
+      library StubMutations -lHTTPMessages
+      library StubCore -lHTTPMessages -lJSONModel -lLocking -lStubMutations
+      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library XMLPath
       compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
-        -lHTTPMessages -lJSONModel -lXMLPath -lLocking $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
+        -lHTTPMessages -lJSONModel -lXMLPath -lLocking -lStubMutations $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Networking
 
 /// One album of the top-albums feed, decoded leniently: every field may be missing or odd.

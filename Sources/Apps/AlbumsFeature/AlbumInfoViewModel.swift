@@ -1,6 +1,6 @@
-import Foundation
-import ImageCache
-import Observation
+public import Foundation
+public import ImageCache
+public import Observation
 
 /// The info screen of one album: display-ready fields and its artwork.
 @MainActor @Observable

@@ -1,6 +1,6 @@
 import Foundation
-import ImageCache
-import Observation
+public import ImageCache
+public import Observation
 
 /// The list of top albums: loads the feed through an `AlbumsClient` and exposes one `State`.
 @MainActor @Observable

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the album list shows for one album.
 public struct AlbumRow: Sendable, Equatable, Identifiable {

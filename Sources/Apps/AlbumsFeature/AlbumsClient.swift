@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Fetches the top-albums feed; the view models see only this.
 public protocol AlbumsClient: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// The two versions of Apple's RSS feed generator; each knows its live host.
 public enum AlbumsEndpoint: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import Observation
+public import Observation
 
 /// One dessert's detail screen: loads the meal by id through a `DessertsClient`.
 @MainActor @Observable

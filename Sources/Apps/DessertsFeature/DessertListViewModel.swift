@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import Networking
-import Observation
+public import Observation
 
 /// The desserts list: loads through a `DessertsClient`, sorted by name for the user's locale.
 @MainActor @Observable

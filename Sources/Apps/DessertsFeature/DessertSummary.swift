@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Networking
 
 /// One entry of the desserts list.

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Fetches desserts from TheMealDB; the view models see only this.
 public protocol DessertsClient: Sendable {

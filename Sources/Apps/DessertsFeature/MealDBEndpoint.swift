@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// TheMealDB's two endpoints the desserts app uses, against an injectable base URL.
 public enum MealDBEndpoint: Sendable, Equatable {

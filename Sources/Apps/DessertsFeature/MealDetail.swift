@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One meal's full record from `lookup.php`.
 public struct MealDetail: Sendable, Equatable, Identifiable {

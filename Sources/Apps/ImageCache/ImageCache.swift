@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Loads images through an `HTTPClient`, keeping them in memory (least recently used first out) and on disk.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Why an image could not be loaded.
 public enum ImageCacheError: Error, Equatable, Sendable, CustomStringConvertible {

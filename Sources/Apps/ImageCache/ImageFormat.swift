@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Image formats recognised by their first bytes, so that an error page is never cached as a picture.
 public enum ImageFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Loads image bytes for a URL; `ImageCache` is the real one, view-model tests use a fake.
 public protocol ImageLoading: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Networking
 
 /// One movie of a search: the fields the list and the details screen show.

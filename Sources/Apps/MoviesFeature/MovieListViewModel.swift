@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import Observation
+public import Observation
 
 /// The movie search app's one view model: searches, keeps the last results and screen across launches, and
 /// exposes everything the screen shows as one `ScreenState`.

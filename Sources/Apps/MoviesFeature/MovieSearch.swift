@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// The iTunes Search API for movies, against an injectable base URL.
 public struct MovieSearch: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Searches movies; the view model sees only this.
 public protocol MoviesClient: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Persistence
 
 /// `MovieStore` and `AppStateStore` in one SQLite database: a file, or memory for tests.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why an API call failed, one case per situation a person or a view model handles differently.
 public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request as a value: base URL, path and query, built into a URL with `URLComponents`.
 public struct Endpoint: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension HTTPClient {
     /// Sends the request for `endpoint` and returns its body.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Sends one HTTP request and returns the answer, whatever its status; the one thing every API client needs.
 public protocol HTTPClient: Sendable {

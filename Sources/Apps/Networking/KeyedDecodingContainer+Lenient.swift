@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension KeyedDecodingContainer {
     /// A string (or an integer, as a string) trimmed of whitespace; nil when missing, null, blank or another type.

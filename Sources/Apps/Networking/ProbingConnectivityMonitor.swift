@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Locking
 
 /// A `ConnectivityMonitor` for platforms without the Network framework: it asks a URL at an interval and counts

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension URL {
     /// `https://itunes.apple.com`: the iTunes Search API and the legacy RSS feeds, declared once for every feature.

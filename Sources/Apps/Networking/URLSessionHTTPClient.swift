@@ -1,7 +1,9 @@
-import Foundation
-
+// URLSession's types are Foundation's on Apple platforms, FoundationNetworking's on Linux.
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// The `HTTPClient` that goes over the network, through `URLSession`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value bound to or read from an SQLite statement.
 public enum SQLiteValue: Sendable, Equatable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `PlaybackController` drives: AVPlayer in an app, a fake in tests.
 @MainActor

@@ -1,5 +1,5 @@
-import Foundation
-import Observation
+public import Foundation
+public import Observation
 
 /// The preview player's state machine: one current track, its `PlayerStatus`, and what selecting a track does.
 @MainActor @Observable

@@ -1,6 +1,6 @@
 import Foundation
-import Networking
-import Observation
+public import Networking
+public import Observation
 
 /// Runs work now when the network is there, and otherwise keeps it: every piece submitted while offline runs
 /// once, in the order submitted, when the monitor reports the network again (the original kept only the last).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of the top-songs feed; every field may be missing, and an entry shows with what it has.
 public struct Song: Sendable, Equatable, Identifiable {

@@ -1,6 +1,6 @@
-import Foundation
-import Observation
-import Playback
+public import Foundation
+public import Observation
+public import Playback
 
 /// One song's detail screen, with play and pause of its preview.
 @MainActor @Observable

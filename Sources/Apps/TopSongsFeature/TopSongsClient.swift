@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Fetches the top-songs feed; the view model sees only this.
 public protocol TopSongsClient: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// The legacy iTunes top-songs feed, `/us/rss/topsongs/limit=N/xml`.
 public struct TopSongsEndpoint: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
-import XMLPath
+public import Foundation
+public import XMLPath
 
 /// Reads the legacy iTunes top-songs Atom feed (elements in the `im:` namespace) with an `XMLPathParser`.
 public enum TopSongsFeed {

@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import Observation
+public import Observation
 
 /// The top-songs list: loads the feed when the network is there, and says so when it is not.
 @MainActor @Observable

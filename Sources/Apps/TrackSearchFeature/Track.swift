@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Networking
 
 /// One result of an iTunes search of any media, decoded leniently: songs, music videos, movies, TV episodes,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the results list shows for one track.
 public struct TrackRow: Sendable, Equatable, Identifiable {

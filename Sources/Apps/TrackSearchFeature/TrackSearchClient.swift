@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// Fetches pages of search results; the view model sees only this.
 public protocol TrackSearchClient: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Networking
+public import Foundation
+public import Networking
 
 /// One page of an iTunes search.
 public struct TrackSearchPage: Sendable, Equatable {

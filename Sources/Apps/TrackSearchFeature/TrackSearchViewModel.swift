@@ -1,7 +1,7 @@
 import Foundation
-import Networking
-import Observation
-import Playback
+public import Networking
+public import Observation
+public import Playback
 
 /// iTunes search with paging: a term loads page one, scrolling near the end loads the next page, and previews
 /// play through a `PlaybackController`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A streaming XML reader that reports only what its caller registered: records at one path, the text of
 /// elements at given paths, and the attributes (plus text) of elements at a path that carry given attributes.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The shape of an XML document: every element path (`feed.entry.im:name`) and attribute path
 /// (`feed.entry.link@href`) in it, read with the same strict reader as `XMLPathParser`, so that any bytes end in

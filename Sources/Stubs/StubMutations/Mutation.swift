@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// One hostile version of a good answer: a value removed or retyped, an empty list, an HTML error page with
 /// status 200, a reset. Made by `Mutations`, applied with `apply(to:)`.

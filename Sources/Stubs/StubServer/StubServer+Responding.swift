@@ -1,5 +1,5 @@
-import HTTPEngine
-import HTTPMessages
+package import HTTPEngine
+package import HTTPMessages
 import StubCore
 
 extension StubServer: HTTPResponder {

@@ -3,9 +3,9 @@ import Locking
 import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// An HTTP/1.1 server on loopback that answers requests from a fixture catalog.

@@ -1,9 +1,9 @@
 import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// Runs `body` with a server serving `fixtures` on an ephemeral loopback port, and stops it afterwards, also

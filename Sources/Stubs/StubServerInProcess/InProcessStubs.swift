@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 import HTTPMessages
 import Locking
 import StubCore
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A stub server without a socket: it answers a `URLSession`'s requests in process, through `URLProtocol`, from

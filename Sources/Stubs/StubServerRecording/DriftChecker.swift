@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import JSONModel
-import StubCore
+public import StubCore
 import StubServer
 import XMLPath
 

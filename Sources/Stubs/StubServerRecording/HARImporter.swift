@@ -1,5 +1,5 @@
-import Foundation
-import StubServer
+public import Foundation
+public import StubServer
 
 /// Turns a HAR capture (what Proxyman, Charles, Safari and Chrome export) into fixtures with the recorder's
 /// writer: the same naming, redactions and sequences (a request seen again with another answer becomes the next

@@ -1,5 +1,5 @@
-import Foundation
-import StubServer
+package import Foundation
+package import StubServer
 
 /// Answers requests no stub matches from the real API, writing nothing: stub one endpoint, use the real API for
 /// the rest. The journal and the log mark them `proxied`.

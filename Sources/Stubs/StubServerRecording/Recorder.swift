@@ -1,5 +1,5 @@
-import Foundation
-import StubServer
+package import Foundation
+package import StubServer
 
 /// Records what the fixtures do not answer: the request goes to the real API, the answer goes back to the client
 /// and into the fixtures folder (see `FixtureWriter`), and the server's catalog is loaded again, so the next such

@@ -1,5 +1,5 @@
-import Foundation
-import StubServer
+public import Foundation
+public import StubServer
 
 /// What a server does with requests its fixtures do not answer.
 public enum RecordingMode: Sendable, Equatable {

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import StubContracts
-import StubServer
-import StubServerInProcess
-import Testing
+public import StubServer
+public import StubServerInProcess
+public import Testing
 
 /// Runs each test, or each test of a suite, with its own in-process stub server, given to the test as
 /// `InProcessStubs.current`: requests keep their real https URLs and reach the fixtures through the server's

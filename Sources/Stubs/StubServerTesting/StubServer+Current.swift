@@ -1,6 +1,6 @@
-import StubServer
-import StubServerInProcess
-import Testing
+public import StubServer
+public import StubServerInProcess
+public import Testing
 
 extension StubServer {
     /// The server of the running test's `.stubServer` trait; nil outside one.

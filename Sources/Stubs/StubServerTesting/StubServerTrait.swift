@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import StubContracts
-import StubServer
-import Testing
+public import StubServer
+public import Testing
 
 /// Runs each test, or each test of a suite, with its own stub server on an ephemeral loopback port, given to
 /// the test as `StubServer.current`; strict by default: a request no stub matched fails the test.

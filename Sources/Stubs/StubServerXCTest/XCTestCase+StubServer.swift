@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import StubContracts
-import StubServer
-import StubServerInProcess
-import XCTest
+public import StubServer
+public import StubServerInProcess
+public import XCTest
 
 /// What a request no stub matched does to an XCTest that started the server.
 extension XCTestCase {

@@ -1,4 +1,4 @@
-import JSONModel
+package import JSONModel
 
 /// Reads YAML 1.2 as OpenAPI documents use it into the `JSONValue`s the matchers use: block mappings and
 /// sequences, flow `{}` and `[]`, plain, single- and double-quoted scalars, literal `|` and folded `>` block

@@ -1,5 +1,5 @@
 #if os(macOS) || os(Linux)
-    import Foundation
+    package import Foundation
     import Locking
     import SharedTestSupport
 

@@ -1,4 +1,4 @@
-import Networking
+public import Networking
 
 /// A `ConnectivityMonitor` the test drives: `set(_:)` changes the status and tells every listener.
 public final class FakeConnectivityMonitor: ConnectivityMonitor {

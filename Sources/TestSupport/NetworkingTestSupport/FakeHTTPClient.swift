@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Locking
-import Networking
-import Testing
+public import Networking
+public import Testing
 
 /// An `HTTPClient` for unit tests: answers from a handler the test sets and records every request. A request
 /// with no handler set records a test failure naming it, then throws `APIError.transport`.

@@ -1,6 +1,6 @@
 import Locking
-import Networking
-import Testing
+public import Networking
+public import Testing
 
 /// The answers a fake client gives, one per call, in the order the test queued them.
 ///

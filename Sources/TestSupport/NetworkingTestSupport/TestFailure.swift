@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 import XCTest
 
 /// Records a failure in whichever framework runs the current test.

@@ -1,5 +1,5 @@
-import Foundation
-import Playback
+public import Foundation
+public import Playback
 
 /// A `MediaPlayer` for tests: records every call, and lets the test send the player's events.
 @MainActor

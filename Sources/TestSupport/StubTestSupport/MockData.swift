@@ -1,5 +1,5 @@
-import Foundation
-import StubCore
+package import Foundation
+package import StubCore
 
 /// The package's `MockData/` folder and its catalog, loaded once for the whole test process.
 ///

@@ -1,4 +1,4 @@
-import StubServer
+package import StubServer
 
 /// Sends `GET target` to `server` on a new connection that closes after the answer, and reads the answer.
 package func get(_ target: String, from server: StubServer, headers: String = "") async throws -> RawResponse {

@@ -1,5 +1,5 @@
-import Foundation
-import StubCore
+package import Foundation
+package import StubCore
 
 /// A fixtures folder written to a fresh temporary directory for one test: the one way tests make temporary
 /// folders, so none of them waits for the disk (see `write`).

@@ -1,6 +1,6 @@
 /// What the engine does with one request: send a response, or break the connection on purpose, after a delay.
 
-import HTTPMessages
+package import HTTPMessages
 
 package struct Reply: Sendable {
     package var action: Action

@@ -4,7 +4,7 @@
 /// needed). Scanning resumes where it stopped, so bytes arriving one at a time cost linear time. After an
 /// error every later call throws the same error: the connection answers it and closes.
 
-import HTTPMessages
+package import HTTPMessages
 
 package struct RequestDecoder {
     /// What the decoder hands over, in order.

@@ -1,6 +1,6 @@
 /// An answer the server writes: status, header fields and body.
 
-import HTTPMessages
+package import HTTPMessages
 
 package struct HTTPResponse: Sendable, Equatable {
     package var status: HTTPStatus

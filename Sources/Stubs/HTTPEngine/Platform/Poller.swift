@@ -28,12 +28,10 @@ protocol Poller {
 
 // Apple platforms: `int poll(struct pollfd *, nfds_t, int)` with `typedef unsigned int nfds_t` (xnu
 // bsd/sys/poll.h:114, :102), which PollPoller passes as `nfds_t(entries.count)`.
+// `SystemPoller`, the poller the event loop uses here: epoll on Linux, `poll()` elsewhere (Apple platforms included:
+// it is compiled and tested on Linux beside epoll, and a developer's Mac serves tens of connections, not thousands).
 #if os(Linux)
-    /// The poller the event loop uses here: epoll on Linux, `poll()` elsewhere (Apple platforms included: it is
-    /// compiled and tested on Linux beside epoll, and a developer's Mac serves tens of connections, not thousands).
     typealias SystemPoller = EpollPoller
 #else
-    /// The poller the event loop uses here: epoll on Linux, `poll()` elsewhere (Apple platforms included: it is
-    /// compiled and tested on Linux beside epoll, and a developer's Mac serves tens of connections, not thousands).
     typealias SystemPoller = PollPoller
 #endif

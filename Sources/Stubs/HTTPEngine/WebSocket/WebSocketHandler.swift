@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// Answers an open WebSocket. The engine calls it on the loop's thread, in order: keep each call short.
 package protocol WebSocketHandler: AnyObject, Sendable {

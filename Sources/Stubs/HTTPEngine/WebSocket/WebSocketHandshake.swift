@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// The server's half of the WebSocket opening handshake (RFC 6455, 4.2): checks a client's upgrade request and
 /// makes the `101 Switching Protocols` answer.

@@ -2,9 +2,9 @@ import JSONModel
 import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// Writes an OpenAPI document's operations into a fixtures folder: one stub per operation (named by `operationId`,

@@ -1,12 +1,12 @@
 import HTTPMessages
-import JSONModel
+package import JSONModel
 import StubCore
 import YAMLParsing
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// An OpenAPI 3.0 or 3.1 document, YAML or JSON, with the files its `$ref`s name beside it: read once, then

@@ -1,4 +1,4 @@
-import StubCore
+package import StubCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

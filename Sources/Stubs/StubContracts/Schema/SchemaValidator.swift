@@ -1,4 +1,4 @@
-import JSONModel
+package import JSONModel
 import StubCore
 
 /// Checks JSON values against JSON Schema as OpenAPI uses it: `type` (3.1's arrays too), `nullable` (3.0), `enum`,

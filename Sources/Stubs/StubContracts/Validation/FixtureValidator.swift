@@ -1,11 +1,11 @@
 import HTTPMessages
 import JSONModel
-import StubCore
+package import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// Checks a catalog's answers against the OpenAPI operations its stubs stand for: every variant whose status the

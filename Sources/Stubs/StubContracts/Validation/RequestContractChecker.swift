@@ -1,12 +1,12 @@
-import HTTPMessages
+package import HTTPMessages
 import JSONModel
 import Locking
-import StubCore
+package import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// Checks each request to a stub that stands for an OpenAPI operation against the operation: its path, query and

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// How a variant's body goes out over time: at a steady rate, or as chunks with pauses between them.
 package enum Pacing: Sendable, Equatable {

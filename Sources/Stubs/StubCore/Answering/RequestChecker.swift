@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// Checks a matched request against the API contract its stub stands for (`Stub.contract`). `StubContracts`
 /// implements it; `serve` and the testing helpers install it. The answer does not change: what it finds is kept

@@ -1,5 +1,5 @@
 import HTTPMessages
-import StubMutations
+package import StubMutations
 
 extension StubAnswer {
     /// Why an answer has no mutant of the ID asked for.

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,6 +1,6 @@
 /// A server's mutable state: the catalog, the variant choices, sequence positions and the journal.
 
-import HTTPMessages
+package import HTTPMessages
 
 package struct StubState {
     package var catalog: StubCatalog {

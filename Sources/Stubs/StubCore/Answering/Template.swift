@@ -1,10 +1,10 @@
-import HTTPMessages
+package import HTTPMessages
 import JSONModel
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// Fills placeholders in a variant's body and header values from the request, escaping what it inserts.

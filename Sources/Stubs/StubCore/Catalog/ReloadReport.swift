@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// What the last reload of a server's fixtures folder did: when, what changed, and what it serves now.

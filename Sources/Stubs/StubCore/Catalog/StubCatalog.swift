@@ -1,9 +1,9 @@
 import HTTPMessages
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// A validated set of stubs, loaded from a `MockData`-style folder or built in code.

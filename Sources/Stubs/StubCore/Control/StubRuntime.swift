@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 import Locking
 
 #if canImport(FoundationEssentials)

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// Why a fixture catalog could not be loaded: every problem found, not just the first.

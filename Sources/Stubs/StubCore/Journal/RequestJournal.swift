@@ -1,9 +1,9 @@
-import HTTPMessages
+package import HTTPMessages
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// One request the server received, with what answered it.

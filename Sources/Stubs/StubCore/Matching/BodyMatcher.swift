@@ -1,5 +1,5 @@
 import HTTPMessages
-import JSONModel
+package import JSONModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

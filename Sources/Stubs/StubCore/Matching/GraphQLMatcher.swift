@@ -1,5 +1,5 @@
-import HTTPMessages
-import JSONModel
+package import HTTPMessages
+package import JSONModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

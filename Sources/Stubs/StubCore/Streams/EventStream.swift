@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// A variant's Server-Sent Events: what `"events"` or `"eventsFile"` holds, with how the stream keeps alive and
 /// where it breaks.

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// What a WebSocket variant does once the socket opens: its `"script"` of steps.
 package struct WebSocketScript: Sendable, Equatable {

@@ -3,9 +3,9 @@ import HTTPMessages
 import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 extension StubServer {
