@@ -16,7 +16,7 @@ let layout: [String: [String]] = [
         "Networking", "ImageCache", "Persistence", "Playback", "AlbumsFeature", "DessertsFeature", "MoviesFeature",
         "TopSongsFeature", "TrackSearchFeature", "CSQLite",
     ],
-    "Shared": ["Locking", "XMLPath"],
+    "Shared": ["Locking", "Spawning", "XMLPath"],
     "TestSupport": [
         "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
     ],
@@ -94,10 +94,13 @@ let package = Package(
             name: "StubServerXCTest", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
+        // posix_spawn without Foundation: the tests' ChildProcess and `stub-server sweep`.
+        .target(name: "Spawning", dependencies: ["CLinux"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerCLI",
             dependencies: [
-                "CLISupport", "HTTPEngine", "Locking", "StubContracts", "StubCore", "StubMutations", "StubServer",
+                "CLISupport", "HTTPEngine", "Locking", "Spawning", "StubContracts", "StubCore", "StubMutations",
+                "StubServer",
             ],
             swiftSettings: settings),
         .executableTarget(
@@ -134,7 +137,7 @@ let package = Package(
             swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(
-            name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport"], swiftSettings: settings),
+            name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport", "Spawning"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(

@@ -88,6 +88,12 @@ package struct OptionReader {
         return operand
     }
 
+    /// Every word left, as written, after the `--` just read: a command line to run (`sweep ... -- COMMAND ARGS`).
+    package mutating func remainingWords() -> [String] {
+        defer { rest = [] }
+        return Array(rest)
+    }
+
     /// The error for an option this command does not take.
     package func unknown() -> UsageError {
         UsageError("unknown option '\(current?.name ?? "")'", command: command)

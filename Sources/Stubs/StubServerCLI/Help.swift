@@ -10,6 +10,7 @@ enum Help {
           validate   Check a fixtures folder and list every problem
           routes     Print the route table of a fixtures folder
           mutations  List the hostile versions (mutants) of a stub's answer, with their IDs
+          sweep      Run a command against every mutant of a stub's answer; report what it failed, crashed or hung on
           import     Write fixtures from an OpenAPI document (import openapi) or a HAR capture (import har)
           help       Show help for a command
 
@@ -73,6 +74,29 @@ enum Help {
         Lists the mutants of stub NAME's variant V (good by default): hostile versions of its answer, each with an
         ID to send as X-Stub-Mutation (or choose for the stub) and what it does, one per line. With --json, an
         array of objects with "id" and "description". Exits 1 when DIR does not load or has no such stub or variant.
+        """
+
+    static let sweep = """
+        Usage: stub-server sweep [--fixtures DIR] --stub NAME [--variant V] [--timeout SECONDS] [--report FILE]
+                                 -- COMMAND [ARGS...]
+
+        Serves DIR on a free loopback port and runs COMMAND (found in PATH) once on stub NAME's unmutated
+        variant V, which must pass (exit 0), then once per mutant of it with that mutant chosen for the stub.
+        Each run has STUB_SERVER_URL (the server's base URL) and STUB_MUTATION (the mutant's ID) in its
+        environment, leads a process group of its own and ends passed (exit 0), failed (another exit status),
+        crashed (a signal) or hung (still running after the timeout, then killed with its group). Prints a line
+        per mutant and a summary.
+
+        Options:
+          --fixtures DIR     Fixtures folder (default: MockData)
+          --stub NAME        The stub whose answer is mutated
+          --variant V        Its variant (default: good)
+          --timeout SECONDS  How long one run may take (default: 10)
+          --report FILE      Write a JSON report: stub, variant, command, baseline, results (mutation, outcome,
+                             exitStatus or signal, seconds, the last lines of output) and counts per outcome
+
+        Exits 0 when every mutant passed, 1 when one did not (or DIR, NAME or V is missing), 64 when the command
+        fails on the unmutated answer or cannot be started.
         """
 
     static let routes = """

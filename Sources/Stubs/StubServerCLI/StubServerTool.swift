@@ -12,7 +12,7 @@ enum StubServerTool {
     static let tool = CommandLineTool(
         name: "stub-server", overview: Help.overview,
         commands: [
-            ServeCommand.self, ValidateCommand.self, RoutesCommand.self, MutationsCommand.self,
+            ServeCommand.self, ValidateCommand.self, RoutesCommand.self, MutationsCommand.self, SweepCommand.self,
             ImportOpenAPICommand.self,
         ],
         defaultCommand: ServeCommand.name)

@@ -3,6 +3,7 @@
     import Foundation
     import Locking
     import SharedTestSupport
+    package import Spawning
 
     #if os(Linux)
         import CLinux
@@ -27,24 +28,7 @@
         }
 
         /// How the child ended (`exited(-1)`: its status was lost, reaped by another part of this process).
-        package enum Termination: Sendable, Equatable, CustomStringConvertible {
-            case exited(Int32)
-            case signalled(Int32)
-
-            /// As Foundation's `terminationStatus`: the exit status, or the number of the signal that ended it.
-            package var status: Int32 {
-                switch self {
-                case .exited(let status), .signalled(let status): status
-                }
-            }
-
-            package var description: String {
-                switch self {
-                case .exited(let status): "exit status \(status)"
-                case .signalled(let signal): "signal \(signal)"
-                }
-            }
-        }
+        package typealias Termination = Spawning.Termination
 
         /// The child could not be started; the description names the program and the call that failed.
         package struct SpawnError: Error, CustomStringConvertible {
@@ -78,17 +62,20 @@
                 for end in [outPipe?.read, outPipe?.write].compactMap({ $0 }) { close(end) }
                 throw error
             }
-            let spawned = Self.spawn(
-                executable, arguments: arguments,
-                environment: environment ?? ProcessInfo.processInfo.environment, directory: directory,
-                stdout: outPipe?.write, stderr: errPipe?.write)
+            let spawned = Result { () throws(Spawn.Failure) in
+                try Spawn.start(
+                    executable, arguments: arguments,
+                    environment: environment ?? ProcessInfo.processInfo.environment, directory: directory,
+                    stdout: outPipe.map { .descriptor($0.write) } ?? .discard,
+                    stderr: errPipe.map { .descriptor($0.write) } ?? .discard)
+            }
             for end in [outPipe?.write, errPipe?.write].compactMap({ $0 }) { close(end) }
             let pid: Int32
             switch spawned {
             case .success(let spawnedPID): pid = spawnedPID
             case .failure(let error):
                 for end in [outPipe?.read, errPipe?.read].compactMap({ $0 }) { close(end) }
-                throw error
+                throw SpawnError(description: error.description)
             }
             self.pid = pid
             self.stdout = outPipe.map { Output(reading: $0.read) }
@@ -147,89 +134,10 @@
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             return (ends[0], ends[1])
         }
-
-        private static func spawn(
-            _ executable: String, arguments: [String], environment: [String: String], directory: String?,
-            stdout: Int32?, stderr: Int32?
-        ) -> Result<Int32, SpawnError> {
-            func failure(_ call: String, _ code: Int32) -> Result<Int32, SpawnError> {
-                .failure(SpawnError(description: "\(executable): \(call): \(String(cString: strerror(code)))"))
-            }
-            let (actions, actionsMade) = spawnObject(posix_spawn_file_actions_init)
-            let (attributes, attributesMade) = spawnObject(posix_spawnattr_init)
-            defer {
-                if actionsMade == 0 { posix_spawn_file_actions_destroy(actions) }
-                if attributesMade == 0 { posix_spawnattr_destroy(attributes) }
-                actions.deallocate()
-                attributes.deallocate()
-            }
-            guard actionsMade == 0 else { return failure("file actions", actionsMade) }
-            guard attributesMade == 0 else { return failure("attributes", attributesMade) }
-
-            var code = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
-            for (fd, pipe) in [(Int32(1), stdout), (2, stderr)] where code == 0 {
-                code =
-                    if let pipe { posix_spawn_file_actions_adddup2(actions, pipe, fd) } else {
-                        posix_spawn_file_actions_addopen(actions, fd, "/dev/null", O_WRONLY, 0)
-                    }
-            }
-            if code == 0, let directory { code = posix_spawn_file_actions_addchdir_np(actions, directory) }
-            #if os(Linux)
-                if code == 0 { code = posix_spawn_file_actions_addclosefrom_np(actions, 3) }
-            #endif
-            guard code == 0 else { return failure("file actions", code) }
-
-            // An empty signal mask and default dispositions: a test runner's thread may block or ignore signals
-            // (SIGTERM, SIGPIPE) that the child must act on.
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            code = posix_spawnattr_setsigmask(attributes, &signals)
-            for number in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM] { sigaddset(&signals, number) }
-            if code == 0 { code = posix_spawnattr_setsigdefault(attributes, &signals) }
-            if code == 0 {
-                code = posix_spawnattr_setflags(
-                    attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | closeOthersFlag)
-            }
-            guard code == 0 else { return failure("attributes", code) }
-
-            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for string in argv + envp { free(string) } }
-            var pid: pid_t = 0
-            code = posix_spawn(&pid, executable, actions, attributes, argv, envp)
-            return code == 0 ? .success(pid) : failure("posix_spawn", code)
-        }
-    }
-
-    // Darwin's flag for "close every descriptor not named in a file action" (xnu bsd/sys/spawn.h:73,
-    // `#define POSIX_SPAWN_CLOEXEC_DEFAULT 0x4000`, a plain constant Swift imports); Linux uses
-    // `posix_spawn_file_actions_addclosefrom_np` instead (above).
-    #if canImport(Darwin)
-        private let closeOthersFlag = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
-    #else
-        private let closeOthersFlag: Int16 = 0
-    #endif
-
-    extension ChildProcess.Termination {
-        /// Decodes a `waitpid` status as glibc's bits/waitstatus.h and xnu bsd/sys/wait.h:136-154 both define it
-        /// (`WIFEXITED`: the low 7 bits are 0; `WEXITSTATUS`: bits 8-15; `WTERMSIG`: the low 7 bits), which Swift
-        /// does not import (function-like macros).
-        init(waitStatus status: Int32) {
-            let low = status & 0x7f
-            self = low == 0 ? .exited((status >> 8) & 0xff) : .signalled(low)
-        }
     }
 
     private func errorText() -> String { String(cString: strerror(errno)) }
 
     /// `kill(2)`, which the type's own `kill()` hides inside it.
     private func send(_ signal: Int32, to pid: Int32) { _ = kill(pid, signal) }
-
-    /// A spawn attributes or file actions object, made by `initialize` (its result: 0 or an error number). Its type
-    /// is a struct in glibc and `void *` in Darwin (xnu libsyscall/wrappers/spawn/spawn.h:51-52), which Swift sees as
-    /// an optional raw pointer; inferred from `initialize`, it lets one code serve both.
-    private func spawnObject<T>(_ initialize: (UnsafeMutablePointer<T>) -> Int32) -> (UnsafeMutablePointer<T>, Int32) {
-        let object = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        return (object, initialize(object))
-    }
 #endif

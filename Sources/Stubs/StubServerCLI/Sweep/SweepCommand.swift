@@ -1,0 +1,151 @@
+import CLISupport
+import StubServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `stub-server sweep --fixtures DIR --stub NAME [--variant V] [--timeout SECONDS] [--report FILE] -- COMMAND
+/// [ARGS...]`: serves DIR on a free loopback port and runs COMMAND once on the unmutated answer (which must pass),
+/// then once per mutant of the stub's variant, each chosen for the stub while it runs; reports which mutants the
+/// command passed, failed, crashed on or hung on.
+struct SweepCommand: Command, Equatable {
+    static let name = "sweep"
+    static let usage = Help.sweep
+    var folder = "MockData"
+    var stub: String
+    var variant = "good"
+    var timeout = 10.0
+    var report: String?
+    var command: [String]
+
+    static func parse(_ reader: inout OptionReader) throws(UsageError) -> SweepCommand {
+        var folder = "MockData"
+        var stub: String?
+        var variant = "good"
+        var timeout = 10.0
+        var report: String?
+        var command: [String] = []
+        while let argument = reader.next() {
+            switch argument {
+            case .option("--fixtures"): folder = try reader.value()
+            case .option("--stub"): stub = try reader.value()
+            case .option("--variant"): variant = try reader.value()
+            case .option("--timeout"):
+                timeout = try reader.value("a number of seconds above 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+            case .option("--report"): report = try reader.value()
+            case .option("--"): command = reader.remainingWords()
+            case .option, .operand: throw reader.unknown()
+            }
+        }
+        guard let stub else { throw UsageError("sweep needs --stub NAME", command: name) }
+        guard !command.isEmpty else {
+            throw UsageError("sweep needs a command to run after --: sweep ... -- COMMAND [ARGS...]", command: name)
+        }
+        return SweepCommand(
+            folder: folder, stub: stub, variant: variant, timeout: timeout, report: report, command: command)
+    }
+
+    /// Exits 0 when the command passed every mutant, 1 when it did not (or the folder, stub or variant is
+    /// missing, or the report cannot be written), 64 when it fails on the unmutated answer or cannot be started.
+    func run() async -> Int32 {
+        guard let catalog = StubServerTool.load(folder) else { return 1 }
+        guard let found = catalog.stub(named: stub) else {
+            Output.error(StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description)
+            return 1
+        }
+        guard let chosen = found.variants[variant] else {
+            Output.error(
+                StubServerError.unknownVariant(variant, stub: stub, available: found.variantNames).description)
+            return 1
+        }
+        let mutants = chosen.mutants
+        let server: StubServer
+        do {
+            server = try StubServer.start(catalog: catalog)
+            if variant != "good" { try server.setVariant(variant, forStub: stub) }
+        } catch {
+            Output.error("stub-server sweep: \(error)")
+            return 1
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["STUB_SERVER_URL"] = server.baseURL.absoluteString
+        let runner = SweepRunner(command: command, timeout: timeout, environment: environment)
+        let stopper = Task { await runner.stopOnSignal() }
+        defer { stopper.cancel() }
+
+        let baseline: SweepRun
+        do {
+            baseline = try await runner.run(mutation: nil)
+        } catch {
+            await server.stop()
+            Output.error("stub-server sweep: cannot start the command: \(error)")
+            return 64
+        }
+        if runner.stopped { return await stopped(server) }
+        guard baseline.outcome == .passed else {
+            await server.stop()
+            Output.error(
+                "stub-server sweep: the command \(baseline.outcome.rawValue) (\(baseline.detail)) on the unmutated "
+                    + "answer of \(stub) (\(variant)), so no mutant can tell anything: fix the command first."
+                    + (baseline.output.isEmpty
+                        ? ""
+                        : " Its last lines:\n"
+                            + baseline.output.map { "  \($0)" }.joined(
+                                separator: "\n")))
+            return 64
+        }
+        Output.line("baseline  passed  (\(baseline.detail))")
+
+        var results: [SweepRun] = []
+        for mutant in mutants {
+            do {
+                try server.setMutation(mutant.id, forStub: stub)
+                var result = try await runner.run(mutation: mutant.id)
+                if runner.stopped { return await stopped(server) }
+                result.description = mutant.description
+                results.append(result)
+                Output.line("\(result.outcome.rawValue.padding(8))\(mutant.id)  (\(result.detail))")
+            } catch {
+                await server.stop()
+                Output.error("stub-server sweep: \(mutant.id): \(error)")
+                return 1
+            }
+        }
+        await server.stop()
+
+        let report = SweepReport(
+            stub: stub, variant: variant, command: command, timeoutSeconds: timeout, baseline: baseline,
+            results: results)
+        Output.line(report.summary)
+        if let path = self.report {
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            } catch {
+                Output.error("stub-server sweep: cannot write the report to \(path): \(error)")
+                return 1
+            }
+        }
+        return report.counts.passed == results.count ? 0 : 1
+    }
+}
+
+extension SweepCommand {
+    /// Stops the server after a SIGINT or SIGTERM, and exits as a shell reports an interrupted command.
+    fileprivate func stopped(_ server: StubServer) async -> Int32 {
+        await server.stop()
+        Output.error("stub-server sweep: stopped by a signal; no report written")
+        return 130
+    }
+}
+
+extension String {
+    /// This text followed by spaces up to `width` characters, and at least one.
+    fileprivate func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: max(1, width - count))
+    }
+}

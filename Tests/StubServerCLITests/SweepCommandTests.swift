@@ -1,0 +1,121 @@
+// These tests run the built `stub-server` as a process: compiled only where a test can start one.
+#if os(macOS) || os(Linux)
+    import Foundation
+    import StubTestSupport
+    import Testing
+
+    /// `stub-server sweep`: a client run against every mutant of a small answer is reported passed, failed, crashed
+    /// or hung for exactly the mutants it was made to fail on, in the lines and the report; the mutants reach it
+    /// over HTTP; a client that fails on the unmutated answer is refused before any mutant runs.
+    struct SweepCommandTests {
+        static let stubs = """
+            {"stubs": [{"name": "item", "request": {"method": "GET", "path": "/item"},
+              "variants": {
+                "good": {"status": 200, "headers": {"Content-Type": "application/json"},
+                         "body": "{\\"name\\": \\"a\\", \\"count\\": 2}"},
+                "bad": {"status": 500, "body": "{}"}, "nil": {"status": 200, "body": "null"}}}]}
+            """
+
+        /// The outcome of each mutant in `--report`'s JSON, by ID, and its counts.
+        static func outcomes(in report: URL) throws -> (byID: [String: String], counts: [String: Int]) {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            let results = object?["results"] as? [[String: Any]] ?? []
+            let byID = Dictionary(
+                uniqueKeysWithValues: results.map { ($0["mutation"] as? String ?? "", $0["outcome"] as? String ?? "") })
+            return (byID, object?["counts"] as? [String: Int] ?? [:])
+        }
+
+        @Test func aClientThatFailsCrashesAndHangs_onChosenMutants_isReportedSo() async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
+            defer { fixtures.remove() }
+            let client = """
+                case "$STUB_MUTATION" in
+                  status:500|status:503) echo "saw $STUB_MUTATION"; exit 1 ;;
+                  body:empty|name:null) kill -SEGV $$ ;;
+                  status:404) exec sleep 60 ;;
+                esac
+                exit 0
+                """
+            let report = fixtures.url("report.json")
+            let result = try await CLIRunner.run(
+                [
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--timeout", "3", "--report",
+                    report.path,
+                    "--", "sh", "-c", client,
+                    // About fifty runs of a shell, and three seconds for the one that hangs.
+                ], limit: 60)
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            func reported(_ outcome: String) -> Set<String> {
+                Set(lines.filter { $0.hasPrefix(outcome + " ") }.map { $0.split(separator: " ")[1] }.map(String.init))
+            }
+            #expect(lines.first?.hasPrefix("baseline  passed") == true)
+            #expect(reported("failed") == ["status:500", "status:503"])
+            #expect(reported("crashed") == ["body:empty", "name:null"])
+            #expect(reported("hung") == ["status:404"])
+            let passed = reported("passed")
+            #expect(passed.count >= 40 && passed.contains("name:removed") && passed.contains("fault:hang"))
+            #expect(
+                lines.last
+                    == "swept \(passed.count + 5) mutants of item (good): \(passed.count) passed, 2 failed, 2 crashed, 1 hung"
+            )
+
+            let (byID, counts) = try Self.outcomes(in: report)
+            #expect(byID.count == passed.count + 5)
+            #expect(byID.filter { $0.value == "failed" }.keys.sorted() == ["status:500", "status:503"])
+            #expect(byID.filter { $0.value == "crashed" }.keys.sorted() == ["body:empty", "name:null"])
+            #expect(byID.filter { $0.value == "hung" }.keys.sorted() == ["status:404"])
+            #expect(counts == ["passed": passed.count, "failed": 2, "crashed": 2, "hung": 1])
+        }
+
+        @Test func theMutants_reachTheClient_overHTTP() async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
+            defer { fixtures.remove() }
+            // Fails when the answer has no "name": removed, or a body that is no object with it; an answer that does
+            // not come (the hang fault, the late answer) fails in two seconds.
+            let client = #"curl -s --max-time 2 "$STUB_SERVER_URL/item" | grep -q '"name"'"#
+            let report = fixtures.url("report.json")
+            let result = try await CLIRunner.run(
+                [
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--report", report.path, "--", "sh",
+                    "-c", client,
+                ], limit: 60)
+            #expect(result.status == 1, "\(result.stderr)")
+            let (byID, _) = try Self.outcomes(in: report)
+            #expect(byID["name:removed"] == "failed")
+            #expect(byID["body:{}"] == "failed")
+            #expect(byID["name:null"] == "passed")
+            #expect(byID["count:removed"] == "passed")
+            #expect(byID["fault:hang"] == "failed")
+        }
+
+        @Test func aClientThatFailsTheUnmutatedAnswer_isRefusedBeforeAnyMutant() async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
+            defer { fixtures.remove() }
+            let result = try await CLIRunner.run([
+                "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--", "sh", "-c", "echo broken; exit 3",
+            ])
+            #expect(result.status == 64)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("the command failed (exit status 3"), "\(result.stderr)")
+            #expect(result.stderr.contains("on the unmutated answer of item (good)"))
+            #expect(result.stderr.contains("  broken"))
+        }
+
+        @Test(arguments: [
+            (["sweep", "--stub", "item"], Int32(64), "sweep needs a command to run after --"),
+            (["sweep", "--", "true"], 64, "sweep needs --stub NAME"),
+            (["sweep", "--stub", "item", "--timeout", "0", "--", "true"], 64, "--timeout must be"),
+            (["sweep", "--stub", "nope", "--", "true"], 1, "no stub named"),
+            (["sweep", "--stub", "item", "--", "no-such-command-for-a-sweep"], 64, "cannot start the command"),
+        ])
+        func whatCannotRun_isRefused(_ arguments: [String], status: Int32, message: String) async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
+            defer { fixtures.remove() }
+            let result = try await CLIRunner.run(
+                [arguments[0], "--fixtures", fixtures.root.path] + arguments.dropFirst())
+            #expect(result.status == status)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+    }
+#endif
