@@ -64,7 +64,7 @@ let package = Package(
         // YAML 1.2 as OpenAPI documents use it, read into JSON values.
         .target(name: "YAMLParsing", dependencies: ["HTTPMessages", "JSONModel"], swiftSettings: settings),
         // The hostile versions of a good answer (mutants), derived without I/O.
-        .target(name: "StubMutations", dependencies: ["HTTPMessages"], swiftSettings: settings),
+        .target(name: "StubMutations", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
         .target(
             name: "StubCore", dependencies: ["HTTPMessages", "JSONModel", "Locking", "StubMutations"],
             swiftSettings: settings),

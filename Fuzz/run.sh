@@ -87,7 +87,7 @@ build() {
       library Locking
       library HTTPMessages
       library JSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages
+      library StubMutations -lHTTPMessages -lLocking
       compile -module-name StubCore -I "$out/modules" -L "$out" -lHTTPMessages -lJSONModel -lLocking -lStubMutations \
         $(sources Sources/Stubs/StubCore "$harness") -o "$out/$target"
       ;;
@@ -99,9 +99,10 @@ build() {
         $(sources Sources/Stubs/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
       ;;
     mutations)
-      # Mutant generation with the harness, in one module; HTTPMessages as a library.
+      # Mutant generation with the harness, in one module; HTTPMessages and Locking as libraries.
+      library Locking
       library HTTPMessages
-      compile -module-name StubMutations -I "$out/modules" -L "$out" -lHTTPMessages \
+      compile -module-name StubMutations -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
         $(sources Sources/Stubs/StubMutations Fuzz/Mutations) -o "$out/$target"
       ;;
     openapi)
@@ -110,7 +111,7 @@ build() {
       library HTTPMessages
       library JSONModel -lHTTPMessages
       library YAMLParsing -lJSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages
+      library StubMutations -lHTTPMessages -lLocking
       library StubCore -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
         -lHTTPMessages -lLocking -lStubMutations \
@@ -122,7 +123,7 @@ build() {
       library HTTPMessages
       library HTTPEngine -lHTTPMessages -lLocking
       library JSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages
+      library StubMutations -lHTTPMessages -lLocking
       library StubCore -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library XMLPath

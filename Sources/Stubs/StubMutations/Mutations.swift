@@ -7,9 +7,15 @@ package enum Mutations {
     package static let cap = 5_000
 
     /// The mutants of `answer`, in a stable order: the whole-answer ones first, then the values' in document order.
+    /// They depend on its body alone.
     package static func of(_ answer: MutableAnswer) -> [Mutation] {
+        MutantCache.shared.entry(for: answer.body).mutants
+    }
+
+    /// The mutants of a body parsed as `document` (nil: not JSON).
+    static func list(_ document: JSONNode?) -> [Mutation] {
         let whole = WholeChange.all.map { Mutation(id: $0.id, description: $0.description, change: .whole($0)) }
-        guard let document = JSONNode(parsing: answer.body) else { return whole }
+        guard let document else { return whole }
         var values: [Mutation] = []
         for shape in ValueShape.collect(document) {
             for change in shape.changes {
@@ -28,7 +34,8 @@ package enum Mutations {
 
     /// The mutant of `answer` whose ID is `id`, or nil when it has none.
     package static func mutant(_ id: String, of answer: MutableAnswer) -> Mutation? {
-        of(answer).first { $0.id == id }
+        let entry = MutantCache.shared.entry(for: answer.body)
+        return entry.index[id].map { entry.mutants[$0] }
     }
 }
 
@@ -39,7 +46,7 @@ extension Mutation {
         case .whole(let whole):
             return whole.apply(to: answer)
         case .value(let path, let change):
-            guard let document = JSONNode(parsing: answer.body) else { return .answer(answer) }
+            guard let document = MutantCache.shared.entry(for: answer.body).document else { return .answer(answer) }
             var mutated = answer
             mutated.body = (document.changing(path[...], change) ?? .null).serialized
             return .answer(mutated)

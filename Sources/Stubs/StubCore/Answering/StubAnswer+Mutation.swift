@@ -19,8 +19,8 @@ extension StubAnswer {
                 message: "mutants are made of plain answers, not of streams or WebSockets", closest: [])
         }
         let base = MutableAnswer(status: status.code, headers: headers, body: body, delayMs: delayMs)
-        let mutants = Mutations.of(base)
-        guard let mutant = mutants.first(where: { $0.id == id }) else {
+        guard let mutant = Mutations.mutant(id, of: base) else {
+            let mutants = Mutations.of(base)
             throw MutationRefusal(
                 message: "no mutant \(id.debugDescription) of this answer (\(mutants.count) mutants)",
                 closest: Self.closest(to: id, among: mutants.map(\.id)))

@@ -1,0 +1,37 @@
+import Locking
+
+/// The mutants of the bodies mutated lately, with their parsed documents: a sweep asks for one mutant of the same
+/// answer hundreds of times, each from a new server, and the body is parsed and its mutants listed once.
+final class MutantCache: Sendable {
+    struct Entry: Sendable {
+        let mutants: [Mutation]
+        let index: [String: Int]
+        /// The body as JSON, nil when it is not.
+        let document: JSONNode?
+    }
+
+    static let shared = MutantCache(capacity: 8)
+    private let capacity: Int
+    /// Newest first; the bodies compare in an instant when they share storage (one fixture's answer).
+    private let entries = Lock<[(body: [UInt8], entry: Entry)]>([])
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The mutants of an answer with `body`, made outside the lock on a miss.
+    func entry(for body: [UInt8]) -> Entry {
+        if let hit = entries.withLock({ $0.first { $0.body == body }?.entry }) { return hit }
+        let document = JSONNode(parsing: body)
+        let mutants = Mutations.list(document)
+        let entry = Entry(
+            mutants: mutants, index: Dictionary(mutants.enumerated().map { ($1.id, $0) }) { first, _ in first },
+            document: document)
+        entries.withLock { entries in
+            entries.removeAll { $0.body == body }
+            entries.insert((body, entry), at: 0)
+            if entries.count > capacity { entries.removeLast() }
+        }
+        return entry
+    }
+}

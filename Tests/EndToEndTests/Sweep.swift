@@ -1,0 +1,41 @@
+import Foundation
+import Networking
+import StubServerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the screens' sweeps share: which mutants they run, and the client they load through.
+enum Sweep {
+    /// With `SWEEP=all` in the environment (a step of `.ci/run`), every mutant; otherwise the whole-answer ones
+    /// (bodies, types, statuses, faults, the late answer) and every tenth of the rest, so that a plain `swift test`
+    /// stays fast. Every mutant of a screen costs tens of seconds of CPU in a debug build.
+    static func cases(_ mutants: [StubMutant]) -> [StubMutant] {
+        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return mutants }
+        let whole = ["body:", "content-type:", "status:", "fault:", "delay:"]
+        var values = 0
+        return mutants.filter { mutant in
+            if whole.contains(where: mutant.id.hasPrefix) { return true }
+            values += 1
+            return values % 10 == 1
+        }
+    }
+
+    /// The real client reaching `configuration`'s stubs, every request bounded by a 2 s timeout (the apps'
+    /// endpoints leave it to URLSession's 60 s, and in process only the request's own timeout applies).
+    static func client(_ configuration: URLSessionConfiguration) -> any HTTPClient {
+        BoundedClient(base: realClient(timeout: 2, configuration: configuration))
+    }
+
+    private struct BoundedClient: HTTPClient {
+        let base: URLSessionHTTPClient
+
+        func send(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+            var request = request
+            request.timeout = request.timeout ?? 2
+            return try await base.send(request)
+        }
+    }
+}
