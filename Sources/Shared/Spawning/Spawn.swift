@@ -96,21 +96,34 @@
     }
 
     extension Spawn {
-        /// How `pid`, a child of this process, ended, reaping it; nil while it runs. Never blocks.
-        package static func ended(_ pid: Int32) -> Termination? {
-            var status: Int32 = 0
-            var reaped = waitpid(pid, &status, WNOHANG)
-            while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
-            if reaped == pid { return Termination(waitStatus: status) }
-            return reaped == 0 ? nil : .exited(-1)
+        /// Whether `pid`, a child of this process, has ended, without reaping it (`waitid` with `WNOWAIT`): until
+        /// it is reaped its number, and so its process group's, cannot be reused. Never blocks. The structure is
+        /// zeroed first and `si_signo` read, a field (not a macro) in glibc's and Darwin's `siginfo_t` alike: it is
+        /// `SIGCHLD` only when a child was reported.
+        package static func hasEnded(_ pid: Int32) -> Bool {
+            var info = siginfo_t()
+            var result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            while result != 0 && errno == EINTR {
+                result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            }
+            // An error (ECHILD: reaped elsewhere) counts as ended: there is nothing left to wait for.
+            return result != 0 || info.si_signo == SIGCHLD
         }
 
-        /// Kills the process group `pid` leads (see `start(newProcessGroup:)`), whatever is left of it, and when
-        /// `pid` itself still runs, reaps it (it ends at once: SIGKILL cannot be caught).
-        package static func killGroup(of pid: Int32) {
+        /// Kills the process group `pid` leads (see `start(newProcessGroup:)`), whatever is left of it, then reaps
+        /// `pid`; its termination (`signalled(SIGKILL)` when it still ran, `exited(-1)` when reaped elsewhere).
+        @discardableResult
+        package static func endGroup(of pid: Int32) -> Termination {
             _ = kill(-pid, SIGKILL)
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            var reaped = waitpid(pid, &status, 0)
+            while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, 0) }
+            return reaped == pid ? Termination(waitStatus: status) : .exited(-1)
+        }
+
+        /// Sends SIGKILL to the process group `pid` leads, without reaping anything.
+        package static func killGroup(of pid: Int32) {
+            _ = kill(-pid, SIGKILL)
         }
 
         /// A file without a name (made by `mkstemp` in `TMPDIR`, then unlinked) that a child's output goes to.

@@ -19,6 +19,11 @@ final class MutantCache: Sendable {
         self.capacity = capacity
     }
 
+    /// Forgets every entry.
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
     /// The mutants of an answer with `body`, made outside the lock on a miss.
     func entry(for body: [UInt8]) -> Entry {
         if let hit = entries.withLock({ $0.first { $0.body == body }?.entry }) { return hit }

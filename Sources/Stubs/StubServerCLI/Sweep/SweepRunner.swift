@@ -35,17 +35,18 @@ final class SweepRunner: Sendable {
             stdout: .descriptor(output.descriptor), stderr: .descriptor(output.descriptor), searchPath: true,
             newProcessGroup: true)
         state.withLock { $0.running = pid }
-        let ended = await end(of: pid, by: start + .seconds(timeout))
-        // What the command left running in its group goes with it; a hung command goes now.
-        Spawn.killGroup(of: pid)
+        let ended = await waitForEnd(of: pid, by: start + .seconds(timeout))
         state.withLock { $0.running = nil }
+        // Not reaped yet, so its group is still its own: what the command left running goes with it, and a hung
+        // command goes now.
+        let termination = Spawn.endGroup(of: pid)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         var run = SweepRun(mutation: mutation, outcome: .hung, seconds: seconds, output: output.lastLines(20))
-        switch ended {
-        case .exited(let status)?: (run.outcome, run.exitStatus) = (status == 0 ? .passed : .failed, status)
-        case .signalled(let signal)?: (run.outcome, run.signal) = (.crashed, signal)
-        case nil: break
+        switch (ended, termination) {
+        case (true, .exited(let status)): (run.outcome, run.exitStatus) = (status == 0 ? .passed : .failed, status)
+        case (true, .signalled(let signal)): (run.outcome, run.signal) = (.crashed, signal)
+        case (false, _): break
         }
         return run
     }
@@ -54,19 +55,19 @@ final class SweepRunner: Sendable {
     /// stopped.
     func stopOnSignal() async {
         _ = await signals.wait()
-        let running = state.withLock { state in
+        state.withLock { state in
             state.stopped = true
-            return state.running
+            // Under the lock `run` clears it with before reaping: the group is still the command's.
+            if let running = state.running { Spawn.killGroup(of: running) }
         }
-        if let running { Spawn.killGroup(of: running) }
     }
 
-    /// How `pid` ended, looked at between short sleeps; nil when it still ran at `deadline`.
-    private func end(of pid: Int32, by deadline: ContinuousClock.Instant) async -> Termination? {
+    /// Whether `pid` ended before `deadline` (or a signal stopped the sweep), looked at between short sleeps.
+    private func waitForEnd(of pid: Int32, by deadline: ContinuousClock.Instant) async -> Bool {
         var pause = Duration.milliseconds(1)
         while true {
-            if let ended = Spawn.ended(pid) { return ended }
-            if ContinuousClock.now >= deadline || Task.isCancelled || stopped { return nil }
+            if Spawn.hasEnded(pid) { return true }
+            if ContinuousClock.now >= deadline || Task.isCancelled || stopped { return false }
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(20))
         }
