@@ -98,8 +98,9 @@
     extension Spawn {
         /// Whether `pid`, a child of this process, has ended, without reaping it (`waitid` with `WNOWAIT`): until
         /// it is reaped its number, and so its process group's, cannot be reused. Never blocks. The structure is
-        /// zeroed first and `si_signo` read, a field (not a macro) in glibc's and Darwin's `siginfo_t` alike: it is
-        /// `SIGCHLD` only when a child was reported.
+        /// zeroed first and `si_signo` read, a field (not a macro) in glibc's and Darwin's `siginfo_t` alike (xnu
+        /// bsd/sys/signal.h: `typedef struct __siginfo { int si_signo; ...`): it is `SIGCHLD` only when a child was
+        /// reported.
         package static func hasEnded(_ pid: Int32) -> Bool {
             var info = siginfo_t()
             var result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)

@@ -1,4 +1,5 @@
 import Foundation
+import StubCore
 import StubServer
 public import StubServerInProcess
 public import Testing
@@ -35,13 +36,7 @@ public struct StubMutant: Sendable, CustomTestStringConvertible {
         of stub: String, variant: String = "good", fixtures: String = "MockData", filePath: String = #filePath
     ) throws -> [StubMutant] {
         let catalog = try CatalogCache.catalog(of: try resolveFixtures(fixtures, url: nil, from: filePath))
-        guard let found = catalog.stub(named: stub) else {
-            throw StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name))
-        }
-        guard let chosen = found.variants[variant] else {
-            throw StubServerError.unknownVariant(variant, stub: stub, available: found.variantNames)
-        }
-        return chosen.mutants.map {
+        return try catalog.variant(variant, ofStub: stub).mutants.map {
             StubMutant(stub: stub, variant: variant, id: $0.id, change: $0.description, catalog: catalog)
         }
     }

@@ -33,6 +33,21 @@ public struct StubCatalog: Sendable {
         stubs.first { $0.name == name }
     }
 
+    /// The stub named `name`, or the error that names the stubs there are.
+    package func existingStub(_ name: String) throws(StubServerError) -> Stub {
+        guard let found = stub(named: name) else { throw .unknownStub(name, known: stubs.map(\.name)) }
+        return found
+    }
+
+    /// Stub `stub`'s variant `variant`, or the error that names the stubs or variants there are.
+    package func variant(_ variant: String, ofStub stub: String) throws(StubServerError) -> StubVariant {
+        let found = try existingStub(stub)
+        guard let chosen = found.variants[variant] else {
+            throw .unknownVariant(variant, stub: stub, available: found.variantNames)
+        }
+        return chosen
+    }
+
     /// The most specific stub that matches `request` with its scenario in the right state, or why none does.
     /// - Parameters:
     ///   - host: the host the request was sent to, checked against stubs' `hosts` (in process); nil ignores them.

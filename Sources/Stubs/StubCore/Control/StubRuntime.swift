@@ -87,11 +87,10 @@ package final class StubRuntime: Sendable {
 
     package func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError) {
         try state.withLock { (state: inout StubState) throws(StubServerError) in
-            guard let found = state.catalog.stub(named: stub) else {
-                throw .unknownStub(stub, known: state.catalog.stubs.map(\.name))
-            }
-            if let variant, found.variants[variant] == nil {
-                throw .unknownVariant(variant, stub: stub, available: found.variantNames)
+            if let variant {
+                _ = try state.catalog.variant(variant, ofStub: stub)
+            } else {
+                _ = try state.catalog.existingStub(stub)
             }
             state.stubVariants[stub] = variant
         }
@@ -237,9 +236,7 @@ extension StubRuntime {
     /// - Throws: `StubServerError.unknownStub`.
     package func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
         try state.withLock { (state: inout StubState) throws(StubServerError) in
-            guard state.catalog.stub(named: stub) != nil else {
-                throw .unknownStub(stub, known: state.catalog.stubs.map(\.name))
-            }
+            _ = try state.catalog.existingStub(stub)
             state.stubMutations[stub] = mutation
         }
     }

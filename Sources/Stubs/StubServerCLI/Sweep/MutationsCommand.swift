@@ -41,16 +41,13 @@ struct MutationsCommand: Command, Equatable {
     /// Exits 0 with the list, 1 for a folder that does not load or a stub or variant it lacks.
     func run() async -> Int32 {
         guard let catalog = StubServerTool.load(folder) else { return 1 }
-        guard let found = catalog.stub(named: stub) else {
-            Output.error(StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description)
+        let mutants: [Mutation]
+        do {
+            mutants = try catalog.variant(variant, ofStub: stub).mutants
+        } catch {
+            Output.error(error.description)
             return 1
         }
-        guard let chosen = found.variants[variant] else {
-            Output.error(
-                StubServerError.unknownVariant(variant, stub: stub, available: found.variantNames).description)
-            return 1
-        }
-        let mutants = chosen.mutants
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,4 +1,6 @@
 import CLISupport
+import StubCore
+import StubMutations
 import StubServer
 
 #if canImport(FoundationEssentials)
@@ -52,16 +54,13 @@ struct SweepCommand: Command, Equatable {
     /// missing, or the report cannot be written), 64 when it fails on the unmutated answer or cannot be started.
     func run() async -> Int32 {
         guard let catalog = StubServerTool.load(folder) else { return 1 }
-        guard let found = catalog.stub(named: stub) else {
-            Output.error(StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description)
+        let mutants: [Mutation]
+        do {
+            mutants = try catalog.variant(variant, ofStub: stub).mutants
+        } catch {
+            Output.error(error.description)
             return 1
         }
-        guard let chosen = found.variants[variant] else {
-            Output.error(
-                StubServerError.unknownVariant(variant, stub: stub, available: found.variantNames).description)
-            return 1
-        }
-        let mutants = chosen.mutants
         let server: StubServer
         do {
             server = try StubServer.start(catalog: catalog)
