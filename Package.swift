@@ -8,7 +8,8 @@ import PackageDescription
 /// only the package's own scripts run (`Tools`, no products). Contributing/Architecture.md draws it.
 let layout: [String: [String]] = [
     "Stubs": [
-        "StubServer", "StubServerInProcess", "StubServerTesting", "StubServerXCTest", "StubServerRecording",
+        "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubServerXCTest",
+        "StubServerRecording",
         "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
         "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
     ],
@@ -20,7 +21,7 @@ let layout: [String: [String]] = [
     "TestSupport": [
         "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
     ],
-    "Tools": ["CatalogBenchmarks", "InProcessProbe"],
+    "Tools": ["CatalogBenchmarks", "InProcessProbe", "StubbedApp"],
 ]
 
 /// Settings applied to every target.
@@ -35,6 +36,7 @@ let package = Package(
     products: [
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubServerInProcess", targets: ["StubServerInProcess"]),
+        .library(name: "StubServerRemote", targets: ["StubServerRemote"]),
         .library(name: "StubServerTesting", targets: ["StubServerTesting"]),
         .library(name: "StubServerRecording", targets: ["StubServerRecording"]),
         .library(name: "StubServerXCTest", targets: ["StubServerXCTest"]),
@@ -80,18 +82,25 @@ let package = Package(
                 .embedInCode("Admin/Page/control.js"), .embedInCode("Admin/Page/icon.svg"),
             ],
             swiftSettings: settings),
-        // Answers URLSession in process (URLProtocol): FoundationNetworking on Linux, so never linked by `serve`.
+        // Answers URLSession in process (URLProtocol), with the admin API on a loopback port when asked: FoundationNetworking
+        // on Linux, so never linked by `serve`.
         .target(
-            name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore"], swiftSettings: settings),
+            name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServer"],
+            swiftSettings: settings),
+        // Controls stubs in another process through their admin API (URLSession: never linked by `serve`).
+        .target(name: "StubServerRemote", dependencies: ["StubCore"], swiftSettings: settings),
         .target(
             name: "StubServerTesting",
-            dependencies: ["Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess"],
+            dependencies: [
+                "Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess", "StubServerRemote",
+            ],
             swiftSettings: settings),
         .target(
             name: "StubServerRecording", dependencies: ["JSONModel", "Locking", "StubCore", "StubServer", "XMLPath"],
             swiftSettings: settings),
         .target(
-            name: "StubServerXCTest", dependencies: ["StubContracts", "StubServer", "StubServerInProcess"],
+            name: "StubServerXCTest",
+            dependencies: ["StubContracts", "StubServer", "StubServerInProcess", "StubServerRemote"],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         // posix_spawn without Foundation: the tests' ChildProcess and `stub-server sweep`.
@@ -140,6 +149,8 @@ let package = Package(
             name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport", "Spawning"], swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
+        // Plays an app that starts its stubs from its launch environment (StubServerCLITests drives it remotely).
+        .executableTarget(name: "StubbedApp", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"],
             swiftSettings: settings),
@@ -228,7 +239,8 @@ let package = Package(
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "HTTPMessages", "ImageCache", "Locking", "MoviesFeature",
                 "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubMutations", "StubServer",
-                "StubServerInProcess", "StubServerTesting", "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
+                "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubTestSupport", "TopSongsFeature",
+                "TrackSearchFeature",
             ],
             swiftSettings: settings
         ),
@@ -255,9 +267,10 @@ let package = Package(
         .testTarget(
             name: "StubServerCLITests",
             dependencies: [
-                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "StubTestSupport", "StubServerCLI",
-                "StubServerRecordCLI",
-                "StubServer",
+                "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "SharedTestSupport", "StubbedApp",
+                "StubCore", "StubServer", "StubServerCLI", "StubServerInProcess", "StubServerRecordCLI",
+                "StubServerRemote", "StubServerTesting",
+                "StubTestSupport",
             ],
             swiftSettings: settings
         ),

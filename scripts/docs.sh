@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 output="${1:-.build/docs}"
 work=.build/docs-work
-modules=(StubServer StubServerInProcess StubServerTesting StubServerXCTest StubServerRecording)
+modules=(StubServer StubServerInProcess StubServerRemote StubServerTesting StubServerXCTest StubServerRecording)
 for module in "${modules[@]}"; do swift build --target "$module" >&2; done
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 bin=$(swift build --show-bin-path)

@@ -27,12 +27,12 @@ struct AlbumsEndToEndTests {
         let (variant, message) = example
         try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "top-albums")
+            try await server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
                 client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL))
             await model.viewAppeared()
             #expect(model.state == .failed(message))
-            #expect(server.requestCount(JournalQuery(stub: "top-albums", variant: variant)) == 1)
+            #expect(try await server.requestCount(JournalQuery(stub: "top-albums", variant: variant)) == 1)
         }
     }
 
@@ -40,7 +40,7 @@ struct AlbumsEndToEndTests {
     func albumList_showsAllHundredAlbums(_ transport: Transport, _ variant: String) async throws {
         try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "top-albums")
+            try await server.setVariant(variant, forStub: "top-albums")
             let model = AlbumListViewModel(
                 client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL))
             await model.viewAppeared()
@@ -56,7 +56,7 @@ struct AlbumsEndToEndTests {
                 rows.allSatisfy {
                     $0.thumbnailURL?.absoluteString.hasPrefix(stubs.baseURL.absoluteString + "/artwork/") == true
                 })
-            let journal = server.journal(JournalQuery(stub: "top-albums"))
+            let journal = try await server.journal(JournalQuery(stub: "top-albums"))
             #expect(journal.map(\.path) == ["/api/v1/us/apple-music/top-albums/all/100/explicit.json"])
         }
     }
@@ -78,7 +78,7 @@ struct AlbumsEndToEndTests {
         let model = AlbumListViewModel(client: client)
         await model.viewAppeared()
         #expect(model.state == .empty)
-        expectRequests(JournalQuery(variant: "empty", method: "GET", path: Self.feedPath))
+        await expectRequests(JournalQuery(variant: "empty", method: "GET", path: Self.feedPath))
     }
 
     @Test(.stubServer(variants: ["top-albums": "server-error"]))
@@ -98,21 +98,21 @@ struct AlbumsEndToEndTests {
         let model = AlbumListViewModel(client: client)
         await model.viewAppeared()
         #expect(model.state == .failed(APIError.status(503, body: Data()).message))
-        try server.setVariant(nil, forStub: "top-albums")
+        try await server.setVariant(nil, forStub: "top-albums")
         await model.retryTapped()
         guard case .loaded(let rows) = model.state else {
             Issue.record("expected rows after retry, got \(model.state)")
             return
         }
         #expect(rows.count == 100)
-        expectRequests(JournalQuery(method: "GET", path: Self.feedPath), count: 2)
+        await expectRequests(JournalQuery(method: "GET", path: Self.feedPath), count: 2)
     }
 
     @Test(arguments: Transport.allCases, ["good", "bad", "nil", "server-error"])
     func v2Feed_reflectsVariant(_ transport: Transport, _ variant: String) async throws {
         try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "most-played-albums")
+            try await server.setVariant(variant, forStub: "most-played-albums")
             let model = AlbumListViewModel(
                 client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL, feed: .v2()))
             await model.viewAppeared()

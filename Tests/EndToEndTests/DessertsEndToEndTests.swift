@@ -29,7 +29,7 @@ struct DessertsEndToEndTests {
             #expect(rows.prefix(3).map(\.name) == ["apam balik", "Apple & Blackberry Crumble", "Bakewell Tart"])
             #expect(rows.contains { $0.name == "Éclairs" })
             #expect(!rows.contains { $0.name.hasSuffix("(again)") })
-            let journal = try #require(server.journal(JournalQuery(stub: "desserts")).first)
+            let journal = try #require(try await server.journal(JournalQuery(stub: "desserts")).first)
             #expect(journal.target == "/api/json/v1/1/filter.php?c=Dessert")
         }
     }
@@ -49,7 +49,7 @@ struct DessertsEndToEndTests {
         let (variant, expected) = example
         try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "desserts")
+            try await server.setVariant(variant, forStub: "desserts")
             let model = DessertListViewModel(client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == expected)
@@ -100,8 +100,9 @@ struct DessertsEndToEndTests {
             let model = DessertDetailViewModel(id: "99999", title: "Nothing", client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == .notFound)
+            let lookups = try await server.journal(JournalQuery(stub: "dessert-lookup"))
             #expect(
-                server.journal(JournalQuery(stub: "dessert-lookup")).first?.target
+                lookups.first?.target
                     == "/api/json/v1/1/lookup.php?i=99999")
         }
     }
@@ -123,11 +124,11 @@ struct DessertsEndToEndTests {
         let (variant, expected) = example
         try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "dessert-crumble")
+            try await server.setVariant(variant, forStub: "dessert-crumble")
             let model = DessertDetailViewModel(id: "52893", title: "Crumble", client: client(stubs))
             await model.viewAppeared()
             #expect(model.state == expected)
-            try server.setVariant(nil, forStub: "dessert-crumble")
+            try await server.setVariant(nil, forStub: "dessert-crumble")
             await model.retryTapped()
             guard case .loaded(let meal) = model.state else {
                 Issue.record("expected the meal after retry, got \(model.state)")

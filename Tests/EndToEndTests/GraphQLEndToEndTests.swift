@@ -32,7 +32,7 @@ struct GraphQLEndToEndTests {
             let albums = ((body["data"] as? [String: Any])?["topAlbums"] as? [[String: Any]]) ?? []
             #expect(albums.map { $0["name"] as? String } == ["Golden Hour", "Night Drive"])
 
-            try stubs.server.setVariant("errors", forStub: "top-albums-query")
+            try await stubs.server.setVariant("errors", forStub: "top-albums-query")
             let (_, failed) = try await Self.post(stubs, ["operationName": "TopAlbums", "variables": ["limit": 2]])
             let error = try #require((failed["errors"] as? [[String: Any]])?.first)
             #expect(error["path"] as? [String] == ["topAlbums"])
@@ -47,7 +47,7 @@ struct GraphQLEndToEndTests {
                     ["field": "graphql.operationName", "expected": "\"TopAlbums\"", "actual": "\"Y\""]
                 ])
             #expect(
-                stubs.server.journal(JournalQuery(method: "POST")).map(\.operationName) == [
+                try await stubs.server.journal(JournalQuery(method: "POST")).map(\.operationName) == [
                     "TopAlbums", "TopAlbums", "Y",
                 ])
         }

@@ -37,17 +37,17 @@ struct MoviesEndToEndTests {
             #expect(Set(movies.map(\.id)).count == 50)
             #expect(movies.contains { $0.longDescription == nil } && movies.contains { $0.trackPrice == nil })
             #expect(movies.first?.priceText(locale: Locale(identifier: "en_AU"))?.hasPrefix("$") == true)
-            let request = try #require(server.journal(JournalQuery(stub: "movie-search")).first)
+            let request = try #require(try await server.journal(JournalQuery(stub: "movie-search")).first)
             #expect(request.target == "/search?term=star&country=au&media=movie")
             await model.change(state: .details, movieId: movies[7].id)
 
             let store = try SQLiteMovieStore(url: file)
             let relaunched = MovieListViewModel(
                 client: LiveMoviesClient(http: stubs.client(), baseURL: stubs.baseURL), store: store, stateStore: store)
-            server.clearJournal()
+            try await server.clearJournal()
             await relaunched.setupPersistedData()
             #expect(relaunched.state == .displayDetails(movies[7]))
-            #expect(server.requestCount(JournalQuery()) == 0, "restoring needs no network")
+            #expect(try await server.requestCount(JournalQuery()) == 0, "restoring needs no network")
         }
     }
 
@@ -71,7 +71,7 @@ struct MoviesEndToEndTests {
                 Issue.record("expected the list, got \(model.state)")
                 return
             }
-            try server.setVariant(variant, forStub: "movie-search")
+            try await server.setVariant(variant, forStub: "movie-search")
             await model.search(query: "star")
             #expect(model.state == expected)
             let stored = try await SQLiteMovieStore(url: file).getAll()

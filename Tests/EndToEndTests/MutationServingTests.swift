@@ -59,7 +59,7 @@ struct MutationServingTests {
                 #expect(fetched.status == expected.status, "\(mutant.id)")
                 #expect(fetched.body == expected.body, "\(mutant.id)")
             }
-            let journal = stubs.server.journal(JournalQuery(stub: "items"))
+            let journal = try await stubs.server.journal(JournalQuery(stub: "items"))
             #expect(journal.map(\.mutation) == mutants.map(\.id))
             #expect(journal.first { $0.mutation == "status:503" }?.status == 503)
         }
@@ -81,16 +81,18 @@ struct MutationServingTests {
     @Test(arguments: Transport.allCases)
     func aStubsChosenMutant_answersEveryRequest_andTheHeaderWins(_ transport: Transport) async throws {
         try await Self.withStubs(transport) { stubs in
-            try stubs.server.setMutation("status:503", forStub: "items")
-            #expect(stubs.server.mutation(forStub: "items") == "status:503")
+            try await stubs.server.setMutation("status:503", forStub: "items")
+            #expect(try await stubs.server.mutation(forStub: "items") == "status:503")
             #expect(try await Self.fetch(stubs, mutation: nil).status == 503)
             #expect(try await Self.fetch(stubs, mutation: "status:404").status == 404, "the request's header wins")
-            try stubs.server.setMutation(nil, forStub: "items")
+            try await stubs.server.setMutation(nil, forStub: "items")
             #expect(try await Self.fetch(stubs, mutation: nil).status == 200)
             #expect(
-                stubs.server.journal(JournalQuery(stub: "items")).map(\.mutation) == ["status:503", "status:404", nil])
-            #expect(throws: StubServerError.unknownStub("nope", known: ["items"])) {
-                try stubs.server.setMutation("status:503", forStub: "nope")
+                try await stubs.server.journal(JournalQuery(stub: "items")).map(\.mutation) == [
+                    "status:503", "status:404", nil,
+                ])
+            await #expect(throws: StubServerError.unknownStub("nope", known: ["items"])) {
+                try await stubs.server.setMutation("status:503", forStub: "nope")
             }
         }
     }

@@ -30,9 +30,20 @@ enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
+/// Who a control test talks to: the stubs themselves, over either transport, or the socket server through its
+/// admin API (`RemoteStubs`), as a test in another process would.
+enum Control: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case socket
+    case inProcess
+    case remote
+
+    var transport: Transport { self == .inProcess ? .inProcess : .socket }
+    var testDescription: String { rawValue }
+}
+
 /// A stub server serving `MockData/` over one transport, for one test.
 struct Stubs: Sendable {
-    let server: any StubControl
+    var server: any StubControl
     /// Where the client sends requests: the socket server's loopback URL, or the real host in process.
     let baseURL: URL
     private let sessionConfiguration: @Sendable () -> URLSessionConfiguration

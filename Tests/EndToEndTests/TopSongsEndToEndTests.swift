@@ -35,7 +35,8 @@ struct TopSongsEndToEndTests {
             #expect(songs[0].title == "Golden Hour - Mira Solano")
             #expect(songs[0].previewURL?.absoluteString == "\(stubs.baseURL)/previews/1527793042.m4a")
             #expect(songs[9].previewURL == nil, "the entry without a preview still appears")
-            #expect(server.journal(JournalQuery()).first?.path == "/us/rss/topsongs/limit=25/xml")
+            let requests = try await server.journal(JournalQuery())
+            #expect(requests.first?.path == "/us/rss/topsongs/limit=25/xml")
             let detail = SongDetailViewModel(song: songs[0], playback: PlaybackController(player: FakeMediaPlayer()))
             #expect(detail.priceText() == "$0.69")
             #expect(detail.imageURL?.absoluteString.hasSuffix("170x170bb.png") == true)
@@ -55,7 +56,7 @@ struct TopSongsEndToEndTests {
         let (variant, expected) = example
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "top-songs")
+            try await server.setVariant(variant, forStub: "top-songs")
             let model = model(stubs)
             await model.viewAppeared()
             #expect(model.state == expected)
@@ -65,7 +66,7 @@ struct TopSongsEndToEndTests {
     @Test(arguments: Transport.allCases) func badXML_reportsWhereItBroke(_ transport: Transport) async throws {
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
             let server = stubs.server
-            try server.setVariant("bad", forStub: "top-songs")
+            try await server.setVariant("bad", forStub: "top-songs")
             do {
                 _ = try await LiveTopSongsClient(http: stubs.client(), baseURL: stubs.baseURL).topSongs()
                 Issue.record("malformed XML was read")
@@ -93,7 +94,7 @@ struct TopSongsEndToEndTests {
             await model.viewAppeared()
             #expect(model.state == .idle)
             #expect(model.offlineNotice != nil)
-            #expect(server.requestCount(JournalQuery()) == 0, "nothing was sent while offline")
+            #expect(try await server.requestCount(JournalQuery()) == 0, "nothing was sent while offline")
 
             monitor.set(.satisfied)
             try await waitUntil("the queued load to finish online") {
@@ -104,7 +105,8 @@ struct TopSongsEndToEndTests {
                 return
             }
             #expect(songs.count == 27)
-            #expect(server.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
+            #expect(
+                try await server.requestCount(JournalQuery(stub: "top-songs")) == 1, "the queued load ran exactly once")
         }
     }
 }

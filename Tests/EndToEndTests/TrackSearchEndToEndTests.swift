@@ -44,8 +44,9 @@ struct TrackSearchEndToEndTests {
             #expect(model.rows.count == 62)
             #expect(model.status == .complete)
             #expect(updates.list == [.reload, .reload, .insert(25..<50), .insert(50..<62)])
+            let requests = try await server.journal(JournalQuery())
             #expect(
-                server.journal(JournalQuery()).map(\.target) == [
+                requests.map(\.target) == [
                     "/search?term=jack%20johnson&offset=0&limit=25", "/search?term=jack%20johnson&offset=25&limit=25",
                     "/search?term=jack%20johnson&offset=50&limit=25",
                 ])
@@ -69,7 +70,7 @@ struct TrackSearchEndToEndTests {
         let (variant, expected) = example
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
             let server = stubs.server
-            try server.setVariant(variant, forStub: "jack-johnson-page-1")
+            try await server.setVariant(variant, forStub: "jack-johnson-page-1")
             let (model, _) = make(stubs)
             await model.searchTextChanged("jack johnson")?.value
             #expect(model.status == expected)
@@ -81,13 +82,13 @@ struct TrackSearchEndToEndTests {
     {
         try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
             let server = stubs.server
-            try server.setVariant("server-error", forStub: "jack-johnson-page-2")
+            try await server.setVariant("server-error", forStub: "jack-johnson-page-2")
             let (model, updates) = make(stubs)
             await model.searchTextChanged("jack johnson")?.value
             await scrollToTheEnd(model)
             #expect(model.status == .failed(APIError.status(503, body: Data()).message))
             #expect(model.rows.count == 25)
-            try server.setVariant(nil, forStub: "jack-johnson-page-2")
+            try await server.setVariant(nil, forStub: "jack-johnson-page-2")
             await model.retryTapped()?.value
             await scrollToTheEnd(model)
             #expect(model.rows.count == 62)
@@ -133,11 +134,11 @@ struct TrackSearchEndToEndTests {
             defer { watcher.cancel() }
             await model.searchTextChanged("jack johnson")?.value
             #expect(model.status == .offline)
-            #expect(server.requestCount(JournalQuery()) == 0)
+            #expect(try await server.requestCount(JournalQuery()) == 0)
             monitor.set(.satisfied)
             try await waitUntil("the pending page to load") { !model.rows.isEmpty }
             #expect(model.rows.count == 25)
-            #expect(server.requestCount(JournalQuery()) == 1)
+            #expect(try await server.requestCount(JournalQuery()) == 1)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NetworkingTestSupport
 import StubServer
 import StubServerInProcess
+import StubServerRemote
 import StubServerTesting
 import Testing
 
@@ -65,6 +66,24 @@ struct TransportParityTests {
         return try await Stubs.with(transport, fixtures: root, realHost: host, body)
     }
 
+    /// Runs `body` with a server of this suite's fixtures, controlled as `control` says.
+    static func withStubs<T>(controlledAs control: Control, _ body: (Stubs) async throws -> T) async throws -> T {
+        try await withStubs(control.transport) { stubs in
+            guard control == .remote else { return try await body(stubs) }
+            var remotely = stubs
+            let remote = RemoteStubs(url: stubs.baseURL)
+            remotely.server = remote
+            do {
+                let result = try await body(remotely)
+                await remote.stop()
+                return result
+            } catch {
+                await remote.stop()
+                throw error
+            }
+        }
+    }
+
     static func request(_ stubs: Stubs, _ path: String, variant: String? = nil, timeout: TimeInterval = 5)
         -> URLRequest
     {
@@ -97,7 +116,8 @@ struct TransportParityTests {
                 if code == nil { print("\(transport) \(api) \(variant): \(String(describing: fetched.error?.code))") }
                 if let code { #expect(fetched.error?.code == code, "\(variant): \(String(describing: fetched.error))") }
             }
-            #expect(stubs.server.requestCount(JournalQuery(stub: "item")) == 4)
+            let itemRequests = try await stubs.server.requestCount(JournalQuery(stub: "item"))
+            #expect(itemRequests == 4)
         }
     }
 
@@ -138,7 +158,9 @@ struct TransportParityTests {
             let task = Task {
                 try await session.data(for: Self.request(stubs, "/items/1", variant: "hang", timeout: 30))
             }
-            try await waitUntil("the request to be journaled") { stubs.server.requestCount(JournalQuery()) == 1 }
+            try await waitUntil("the request to be journaled") {
+                try await stubs.server.requestCount(JournalQuery()) == 1
+            }
             task.cancel()
             await #expect(throws: URLError.self) { try await task.value }
         }
@@ -157,7 +179,7 @@ struct TransportParityTests {
             #expect(String(decoding: made, as: UTF8.self) == "made")
             _ = try await session.data(for: Self.request(stubs, "/items/7", variant: "bad"))
             _ = try await session.data(for: Self.request(stubs, "/nowhere?q=a+b"))
-            let entries = stubs.server.journal(JournalQuery())
+            let entries = try await stubs.server.journal(JournalQuery())
             #expect(entries.map(\.method) == ["POST", "GET", "GET"])
             #expect(entries.map(\.path) == ["/items", "/items/7", "/nowhere"])
             #expect(entries.map(\.target) == ["/items?draft=1", "/items/7", "/nowhere?q=a+b"])
@@ -168,18 +190,21 @@ struct TransportParityTests {
         }
     }
 
-    @Test func theStrictHelpersSayTheSameOverBothTransports() async throws {
-        var messages: [Transport: [String]] = [:]
-        for transport in Transport.allCases {
-            messages[transport] = try await Self.withStubs(transport) { stubs in
+    @Test func theStrictHelpersSayTheSame_overBothTransportsAndRemotely() async throws {
+        var messages: [Control: [String]] = [:]
+        for control in Control.allCases {
+            messages[control] = try await Self.withStubs(controlledAs: control) { stubs in
                 let session = URLSession(configuration: stubs.configuration)
                 _ = try await session.data(for: Self.request(stubs, "/items/1"))
                 _ = try await session.data(for: Self.request(stubs, "/itemz/1"))
-                let mismatch = stubs.server.requestCountMismatch(JournalQuery(stub: "item", variant: "bad"), count: 1)
-                return [mismatch ?? "no mismatch"] + stubs.server.unmatchedReports()
+                let mismatch = try await stubs.server.requestCountMismatch(
+                    JournalQuery(stub: "item", variant: "bad"), count: 1)
+                let reports = try await stubs.server.unmatchedReports()
+                return [mismatch ?? "no mismatch"] + reports
             }
         }
         #expect(messages[.socket] == messages[.inProcess])
+        #expect(messages[.remote] == messages[.socket])
         #expect(messages[.inProcess]?.count == 2)
     }
 
@@ -203,35 +228,53 @@ struct TransportParityTests {
             #expect(String(decoding: data, as: UTF8.self).contains("exceeds the limit of 1048576 bytes"))
         }
     }
-    @Test(arguments: Transport.allCases)
-    func theControlAPI_behavesAlike(_ transport: Transport) async throws {
-        try await Self.withStubs(transport) { stubs in
+    @Test(arguments: Control.allCases)
+    func theControlAPI_behavesAlike(_ control: Control) async throws {
+        try await Self.withStubs(controlledAs: control) { stubs in
             let server = stubs.server
-            #expect(server.catalog.stubs.map(\.name) == ["item", "link", "create"])
-            try server.setVariant("bad")
-            try server.setVariant("nil", forStub: "item")
-            #expect(server.serverVariant == "bad")
-            #expect(server.variant(forStub: "item") == "nil")
-            #expect(throws: StubServerError.variantNowhere("gone")) { try server.setVariant("gone") }
-            #expect(throws: StubServerError.unknownStub("nope", known: ["item", "link", "create"])) {
-                try server.setVariant("good", forStub: "nope")
+            try await server.setVariant("bad")
+            try await server.setVariant("nil", forStub: "item")
+            #expect(try await server.serverVariant == "bad")
+            #expect(try await server.variant(forStub: "item") == "nil")
+            await #expect(throws: StubServerError.variantNowhere("gone")) { try await server.setVariant("gone") }
+            await #expect(throws: StubServerError.unknownStub("nope", known: ["item", "link", "create"])) {
+                try await server.setVariant("good", forStub: "nope")
             }
-            #expect(throws: StubServerError.unknownScenario("login", known: [])) {
-                try server.setScenario("login", to: "in")
+            await #expect(throws: StubServerError.unknownScenario("login", known: [])) {
+                try await server.setScenario("login", to: "in")
             }
-            #expect(server.scenarios.isEmpty)
+            #expect(try await server.scenarios.isEmpty)
             let session = URLSession(configuration: stubs.configuration)
             #expect(try await session.data(for: Self.request(stubs, "/items/1")).0.isEmpty, "the per-stub nil")
             #expect(try await session.data(for: Self.request(stubs, "/link?id=1")).0 == Data("{".utf8), "server-wide")
-            server.clearJournal()
-            #expect(server.requestCount(JournalQuery()) == 0)
+            try await server.clearJournal()
+            #expect(try await server.requestCount(JournalQuery()) == 0)
             _ = try await session.data(for: Self.request(stubs, "/items/1"))
-            server.reset()
-            #expect(server.serverVariant == nil)
-            #expect(server.variant(forStub: "item") == nil)
-            #expect(server.requestCount(JournalQuery()) == 0)
-            #expect(try server.reload().stubs.count == 3)
-            #expect(server.unmatchedRequests().isEmpty)
+            try await server.reset()
+            #expect(try await server.serverVariant == nil)
+            #expect(try await server.variant(forStub: "item") == nil)
+            #expect(try await server.requestCount(JournalQuery()) == 0)
+            // Every field of a journal query, a `+` in a value included.
+            _ = try await session.data(for: Self.request(stubs, "/items/2?color=a%2Bb&size=9"))
+            let every = JournalQuery(
+                stub: "item", variant: "good", method: "GET", path: "/items/2", query: ["color": "a+b"],
+                bodyContains: "")
+            #expect(try await server.requestCount(every) == 1)
+            #expect(try await server.journal(every).map(\.target) == ["/items/2?color=a%2Bb&size=9"])
+            #expect(try await server.requestCount(JournalQuery(query: ["color": "a b"])) == 0)
+            try await server.setMutation("status:503", forStub: "item")
+            #expect(try await server.mutation(forStub: "item") == "status:503")
+            try await server.setMutation(nil, forStub: "item")
+            #expect(try await server.mutation(forStub: "item") == nil)
+            do {
+                try await server.setVariant("gone", forStub: "item")
+                Issue.record("a variant the stub lacks was chosen")
+            } catch let error as StubServerError {
+                guard case .unknownVariant("gone", "item", let available) = error else { throw error }
+                #expect(available.contains("hang"))
+            }
+            #expect(try await server.reload().stubs == 3)
+            #expect(try await server.unmatchedRequests().isEmpty)
         }
     }
 }

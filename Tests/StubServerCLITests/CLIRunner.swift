@@ -41,6 +41,13 @@
                 isExecutable: FileManager.default.isExecutableFile(atPath:))
             ?? URL(fileURLWithPath: "InProcessProbe-not-built")
 
+        /// The built `StubbedApp`, found like `executable`.
+        static let stubbedApp: URL =
+            locate(
+                "StubbedApp", override: nil, near: [executable],
+                isExecutable: FileManager.default.isExecutableFile(atPath:))
+            ?? URL(fileURLWithPath: "StubbedApp-not-built")
+
         /// Where the tool `name` is: `override` when given and executable, else in the folder of one of `places` (a
         /// test bundle, an executable) or a folder above it, the first such place winning.
         static func locate(

@@ -22,14 +22,14 @@ struct InProcessStubsTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         #expect(try await fetchAlbums().status == 503)
         #expect(StubServer.current == nil)
-        expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
+        await expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
     }
 
     @Test(arguments: [1, 2])
     func eachCase_getsItsOwnServer(_ requests: Int) async throws {
         #expect(try InProcessStubs.required().requestCount(JournalQuery()) == 0)
         for _ in 0..<requests { _ = try await fetchAlbums() }
-        expectRequests(JournalQuery(path: albumsPath), count: requests)
+        await expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
 
     @Test(.inProcessStubs(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {

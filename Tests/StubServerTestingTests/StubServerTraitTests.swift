@@ -14,7 +14,7 @@ struct StubServerTraitTests {
         let server = try StubServer.required()
         #expect(server.baseURL.host == "127.0.0.1")
         #expect(try await get(albumsPath, from: server).status == 503)
-        expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
+        await expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
     }
 
     @Test(arguments: [1, 2, 3])
@@ -22,7 +22,7 @@ struct StubServerTraitTests {
         let server = try StubServer.required()
         #expect(server.requestCount() == 0)
         for _ in 0..<requests { _ = try await get(albumsPath, from: server) }
-        expectRequests(JournalQuery(path: albumsPath), count: requests)
+        await expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
 
     @Test(.stubServer(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {
@@ -71,16 +71,17 @@ struct StubServerStrictnessTests {
         try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
             let server = try StubServer.required()
             _ = try await get(albumsPath + "?limit=5", from: server)
-            withKnownIssue {
-                expectRequests(JournalQuery(method: "GET", path: albumsPath, query: ["limit": "10", "term": "a b"]))
+            await withKnownIssue {
+                await expectRequests(
+                    JournalQuery(method: "GET", path: albumsPath, query: ["limit": "10", "term": "a b"]))
             } matching: { issue in
                 comments(issue)
                     == "expected 1 GET \(albumsPath)?limit=10&term=a+b, got 0; closest requests:\n"
                     + "  GET \(albumsPath)?limit=5 -> top-albums good 200: query.limit: expected \"10\", got \"5\"; "
                     + "query.term: expected \"a b\", got none"
             }
-            withKnownIssue {
-                expectRequests(JournalQuery(path: albumsPath), count: 0)
+            await withKnownIssue {
+                await expectRequests(JournalQuery(path: albumsPath), count: 0)
             } matching: { issue in
                 comments(issue).hasPrefix("expected 0 any method \(albumsPath), got 1:\n  GET ")
             }
@@ -94,8 +95,8 @@ struct StubServerStrictnessTests {
             _ = try await get("/a", from: server)
             _ = try await get("/b", from: server)
             let reported = Lock<[String]>([])
-            withKnownIssue {
-                expectNoUnmatchedRequests()
+            await withKnownIssue {
+                await expectNoUnmatchedRequests()
             } matching: { issue in
                 let text = comments(issue)
                 reported.withLock { $0.append(text) }

@@ -26,7 +26,7 @@ struct WebSocketExpectationTests {
 
     @Test func theMessagesBothWays_inOrder_pass() async throws {
         try await talk(to: try StubServer.required())
-        expectWebSocketMessages(
+        await expectWebSocketMessages(
             [
                 .init(.sent, text: Self.hello), .init(.received, text: #"{"type":"ping"}"#),
                 .init(.sent, text: #"{"type":"pong"}"#),
@@ -36,8 +36,8 @@ struct WebSocketExpectationTests {
 
     @Test func aDifferentMessage_isNamedWithWhatTheSocketCarried() async throws {
         try await talk(to: try StubServer.required())
-        withKnownIssue {
-            expectWebSocketMessages(
+        await withKnownIssue {
+            await expectWebSocketMessages(
                 [.init(.sent, text: Self.hello), .init(.received, text: "subscribe")], stub: "live-updates")
         } matching: { issue in
             issue.comments.map(\.rawValue).joined()
@@ -45,8 +45,8 @@ struct WebSocketExpectationTests {
                 + "the socket carried:\n  sent \(Self.hello.debugDescription)\n  received "
                 + #""{\"type\":\"ping\"}"\#n  sent "{\"type\":\"pong\"}""#
         }
-        withKnownIssue {
-            expectWebSocketMessages([], stub: "top-albums")
+        await withKnownIssue {
+            await expectWebSocketMessages([], stub: "top-albums")
         } matching: { issue in
             issue.comments.map(\.rawValue).joined() == "stub top-albums had no WebSocket opened (expected 0 messages)"
         }

@@ -56,7 +56,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
             URL(string: "https://rss.applemarketingtools.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
         let (_, response) = try await stubs.urlSession.data(from: url)
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 503)
-        XCTAssertRequested(stubs, JournalQuery(stub: "top-albums", variant: "server-error"))
+        await XCTAssertRequested(stubs, JournalQuery(stub: "top-albums", variant: "server-error"))
     }
 
     /// A server that must have stopped by `tearDown`, which XCTest runs after the teardown blocks. (Its port

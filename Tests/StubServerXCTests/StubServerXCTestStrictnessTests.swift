@@ -37,28 +37,18 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         let server = try startStubServer(fixtures: mockData)
         let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
         _ = try await get(albums + "?limit=5", from: server)
-        XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))
+        await XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))
         let expected =
             "expected 1 any method \(albums)?limit=10, got 0; closest requests:\n"
             + "  GET \(albums)?limit=5 -> top-albums good 200: query.limit: expected \"10\", got \"5\""
-        let assertLine = #line + 2
-        expectOneFailure {
-            XCTAssertRequested(server, JournalQuery(path: albums, query: ["limit": "10"]))
-        } matching: { message, line in
+        let assertLine = #line + 4
+        expectOneFailureByTheEnd { message, line in
             message.hasSuffix(expected) && line == assertLine
         }
+        await XCTAssertRequested(server, JournalQuery(path: albums, query: ["limit": "10"]))
     }
 
     #if canImport(Darwin)
-        /// Expects a failure recorded by `body` that `matching` accepts; fails the test when none is.
-        private func expectOneFailure(
-            _ body: () throws -> Void, matching: @escaping (_ message: String, _ line: Int) -> Bool
-        ) rethrows {
-            try XCTExpectFailure("the assertion under test fails", strict: true, failingBlock: body) { issue in
-                matching(issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0)
-            }
-        }
-
         /// Expects a failure from here to the end of the test, teardown included, that `matching` accepts.
         private func expectOneFailureByTheEnd(matching: @escaping (_ message: String, _ line: Int) -> Bool) {
             XCTExpectFailure("the teardown under test fails", strict: true) { issue in
@@ -78,18 +68,6 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
                 super.recordFailure(
                     withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
             }
-        }
-
-        /// Expects exactly one failure recorded by `body`, which `matching` accepts.
-        private func expectOneFailure(
-            _ body: () throws -> Void, matching: @escaping (_ message: String, _ line: Int) -> Bool
-        ) rethrows {
-            captured = []
-            capturing = true
-            defer { capturing = false }
-            try body()
-            capturing = false
-            checkCaptured(matching)
         }
 
         /// Expects exactly one failure from here to the end of the test, teardown included, which `matching` accepts.

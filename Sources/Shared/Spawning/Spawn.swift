@@ -32,14 +32,16 @@
         }
 
         /// Starts `executable` (found in `PATH` when it has no slash and `searchPath` is set) with `arguments`,
-        /// `environment` and, when given, `directory`; standard input is `/dev/null`. Every other descriptor is
+        /// `environment` and, when given, `directory`; standard input is `/dev/null` unless `stdin` names a descriptor
+        /// (a pipe's read end). Every other descriptor is
         /// closed in the child; its signal mask is empty and SIGHUP, SIGINT, SIGQUIT, SIGPIPE and SIGTERM have their
         /// default actions (a test runner's thread may block or ignore them). With `newProcessGroup` the child
         /// leads a process group of its own, which `kill(-pid, signal)` reaches whole.
         /// - Returns: the child's process ID.
         package static func start(
             _ executable: String, arguments: [String], environment: [String: String], directory: String? = nil,
-            stdout: Destination, stderr: Destination, searchPath: Bool = false, newProcessGroup: Bool = false
+            stdin: Destination = .discard, stdout: Destination, stderr: Destination, searchPath: Bool = false,
+            newProcessGroup: Bool = false
         ) throws(Failure) -> Int32 {
             func failure(_ call: String, _ code: Int32) -> Failure {
                 Failure(description: "\(executable): \(call): \(String(cString: strerror(code)))")
@@ -55,7 +57,11 @@
             guard actionsMade == 0 else { throw failure("file actions", actionsMade) }
             guard attributesMade == 0 else { throw failure("attributes", attributesMade) }
 
-            var code = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+            var code =
+                switch stdin {
+                case .descriptor(let source): posix_spawn_file_actions_adddup2(actions, source, 0)
+                case .discard: posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+                }
             for (fd, destination) in [(Int32(1), stdout), (2, stderr)] where code == 0 {
                 code =
                     switch destination {

@@ -82,10 +82,10 @@ extension StubServer: StubControl {
     }
 
     /// Loads the catalog's folder again; on failure the current catalog stays in service.
-    /// - Returns: the new catalog.
+    /// - Returns: what the reload did (also `lastReload`).
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
     @discardableResult
-    public func reload() throws -> StubCatalog {
+    public func reload() throws -> ReloadReport {
         try runtime.reload()
     }
 

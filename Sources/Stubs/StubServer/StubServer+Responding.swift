@@ -13,6 +13,14 @@ extension StubServer: HTTPResponder {
                     .respond(response),
                     onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil)))
         }
+        if controlOnly {
+            let refusal = HTTPError(
+                .notFound, "this port serves only the admin API under /__stub/: the stubs answer in process")
+            return .now(
+                Reply(
+                    .respond(.error(refusal)),
+                    onFinish: logger(request, stub: nil, variant: nil, status: 404, fault: nil)))
+        }
         let forwarder = configuration.forwarder
         let forwarding: Forwarding =
             switch forwarder {

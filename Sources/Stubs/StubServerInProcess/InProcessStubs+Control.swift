@@ -77,7 +77,7 @@ extension InProcessStubs {
     /// Loads the catalog's folder again; on failure the current catalog stays in service.
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
     @discardableResult
-    public func reload() throws -> StubCatalog {
+    public func reload() throws -> ReloadReport {
         try runtime.reload()
     }
 

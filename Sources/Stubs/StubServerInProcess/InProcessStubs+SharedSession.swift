@@ -50,6 +50,8 @@ public enum InProcessStubsError: Error, Equatable, Sendable, CustomStringConvert
     case sharedSessionTaken
     /// This platform's URLSession never asks a protocol registered later for http or https (Linux).
     case sharedSessionNotInterceptable
+    /// A launch-environment variable `startFromEnvironment()` cannot read: its name, its value, what it must be.
+    case invalidEnvironment(String, value: String, expected: String)
 
     public var description: String {
         switch self {
@@ -59,6 +61,8 @@ public enum InProcessStubsError: Error, Equatable, Sendable, CustomStringConvert
         case .sharedSessionNotInterceptable:
             "URLSession.shared cannot be intercepted on Linux: swift-corelibs-foundation asks its own HTTP protocol "
                 + "first; give the code under test the server's urlSession or sessionConfiguration"
+        case .invalidEnvironment(let name, let value, let expected):
+            "\(name) must be \(expected), not \(value.debugDescription)"
         }
     }
 }

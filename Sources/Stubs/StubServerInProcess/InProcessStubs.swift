@@ -2,6 +2,7 @@ public import Foundation
 import HTTPMessages
 import Locking
 import StubCore
+import StubServer
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -33,6 +34,8 @@ public final class InProcessStubs: StubControl {
     let protocolClass: AnyClass
     /// Answers under way, ended when the server stops; nil once stopped.
     private let loads = Lock<[ObjectIdentifier: StubLoad]?>([:])
+    /// The admin API on a loopback port, once `serveControl(port:)` started it.
+    let control = Lock<StubServer?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts answering.
     /// - Throws: `CatalogError` for invalid fixtures.
@@ -90,6 +93,12 @@ public final class InProcessStubs: StubControl {
     /// Stops answering: answers under way end with `URLError(.networkConnectionLost)`, as when the socket
     /// server closes its connections, and later requests fail with `URLError(.cannotConnectToHost)`.
     public func stop() async {
+        release()
+        if let control = control.withLock({ $0.take() }) { await control.stop() }
+    }
+
+    /// What `stop()` does but stopping the admin API's server.
+    func release() {
         let pending = loads.withLock { loads in
             defer { loads = nil }
             return Array((loads ?? [:]).values)

@@ -49,14 +49,14 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping {
             unmatched: unmatched, location: test.sourceLocation,
             hint: "strict .inProcessStubs: pass unmatched: .allow to permit unmatched requests")
         do {
-            try stubs.choose(serverVariant: serverVariant, variants: variants)
+            try await stubs.choose(serverVariant: serverVariant, variants: variants)
             try await InProcessStubs.$current.withValue(stubs) { try await function() }
         } catch {
-            strictness.check(stubs)
+            await strictness.check(stubs)
             await stubs.stop()
             throw error
         }
-        strictness.check(stubs)
+        await strictness.check(stubs)
         await stubs.stop()
     }
 }

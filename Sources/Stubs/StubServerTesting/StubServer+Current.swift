@@ -1,5 +1,6 @@
 public import StubServer
 public import StubServerInProcess
+public import StubServerRemote
 public import Testing
 
 extension StubServer {
@@ -27,9 +28,11 @@ extension InProcessStubs {
 }
 
 /// The server a helper asks: the one given, else the test's `StubServer.current`, else its
-/// `InProcessStubs.current`; nil (and an issue recorded) when there is none.
+/// `InProcessStubs.current`, else its `RemoteStubs.current`; nil (and an issue recorded) when there is none.
 private func currentServer(_ given: (any StubControl)?, _ location: SourceLocation) -> (any StubControl)? {
-    if let server: any StubControl = given ?? StubServer.current ?? InProcessStubs.current { return server }
+    if let server: any StubControl = given ?? StubServer.current ?? InProcessStubs.current ?? RemoteStubs.current {
+        return server
+    }
     Issue.record(Comment(rawValue: StubServerTestingError.noCurrentServer.description), sourceLocation: location)
     return nil
 }
@@ -39,25 +42,35 @@ private func currentServer(_ given: (any StubControl)?, _ location: SourceLocati
 /// - Parameters:
 ///   - query: the requests to count.
 ///   - count: how many there must be.
-///   - server: the server to ask, over the wire or in process; the test's current one when nil.
+///   - server: the stubs to ask, over the wire, in process or in another process (`RemoteStubs`); the test's
+///     current ones when nil.
 ///   - sourceLocation: where the issue is recorded.
 public func expectRequests(
     _ query: JournalQuery, count: Int = 1, on server: (any StubControl)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-) {
+) async {
     guard let server = currentServer(server, sourceLocation) else { return }
-    if let mismatch = server.requestCountMismatch(query, count: count) {
-        Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+    do {
+        if let mismatch = try await server.requestCountMismatch(query, count: count) {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
     }
 }
 
-/// Records an issue for each request no stub matched so far, with the stubs that came closest.
+/// Records an issue for each request no stub matched so far, with the stubs that came closest, and for each
+/// request that broke its stub's API contract.
 public func expectNoUnmatchedRequests(
     on server: (any StubControl)? = nil, sourceLocation: SourceLocation = #_sourceLocation
-) {
+) async {
     guard let server = currentServer(server, sourceLocation) else { return }
-    for report in server.unmatchedReports() {
-        Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
+    do {
+        for report in try await server.unmatchedReports() {
+            Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
     }
 }
 
@@ -66,14 +79,18 @@ public func expectNoUnmatchedRequests(
 /// - Parameters:
 ///   - expected: the messages, in order.
 ///   - stub: the WebSocket stub whose most recent socket is checked.
-///   - server: the server to ask; the test's current one when nil.
+///   - server: the stubs to ask; the test's current ones when nil.
 ///   - sourceLocation: where the issue is recorded.
 public func expectWebSocketMessages(
     _ expected: [JournalEntry.WebSocketRecord], stub: String, on server: (any StubControl)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-) {
+) async {
     guard let server = currentServer(server, sourceLocation) else { return }
-    if let mismatch = server.webSocketMessagesMismatch(stub: stub, expected: expected) {
-        Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+    do {
+        if let mismatch = try await server.webSocketMessagesMismatch(stub: stub, expected: expected) {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
     }
 }

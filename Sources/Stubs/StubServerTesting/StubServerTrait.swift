@@ -48,27 +48,27 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
         let folder = try resolveFixtures(fixtures, url: fixturesURL, from: filePath)
         try await withStubServer(catalog: CatalogCache.catalog(of: folder), configuration: configuration) { server in
             if contracts { server.runtime.installContractChecks() }
-            try server.choose(serverVariant: serverVariant, variants: variants)
+            try await server.choose(serverVariant: serverVariant, variants: variants)
             let strictness = Strictness(
                 unmatched: unmatched, location: test.sourceLocation,
                 hint: "strict .stubServer: pass unmatched: .allow to permit unmatched requests")
             do {
                 try await StubServer.$current.withValue(server) { try await function() }
             } catch {
-                strictness.check(server)
+                await strictness.check(server)
                 throw error
             }
-            strictness.check(server)
+            await strictness.check(server)
         }
     }
 }
 
 extension StubControl {
     /// Sets the server-wide variant, then each stub's (in name order).
-    func choose(serverVariant: String?, variants: [String: String]) throws {
-        try setVariant(serverVariant)
+    func choose(serverVariant: String?, variants: [String: String]) async throws(StubServerError) {
+        try await setVariant(serverVariant)
         for (stub, variant) in variants.sorted(by: { $0.key < $1.key }) {
-            try setVariant(variant, forStub: stub)
+            try await setVariant(variant, forStub: stub)
         }
     }
 }
@@ -81,10 +81,14 @@ struct Strictness {
     var hint: String
 
     /// Records an issue for each request no stub matched, with the closest stubs, unless they are allowed.
-    func check(_ server: any StubControl) {
+    func check(_ server: any StubControl) async {
         guard unmatched == .fail else { return }
-        for report in server.unmatchedReports() {
-            Issue.record(Comment(rawValue: report + "\n(\(hint))"), sourceLocation: location)
+        do {
+            for report in try await server.unmatchedReports() {
+                Issue.record(Comment(rawValue: report + "\n(\(hint))"), sourceLocation: location)
+            }
+        } catch {
+            Issue.record(Comment(rawValue: error.description), sourceLocation: location)
         }
     }
 }
@@ -139,13 +143,18 @@ extension Trait where Self == StubServerTrait {
 public enum StubServerTestingError: Error, Equatable, CustomStringConvertible {
     case fixturesNotFound(String, from: String)
     case noCurrentServer
+    /// `.remoteStubs()` was given no URL and this process has no `STUB_SERVER_URL`.
+    case noRemoteURL
 
     public var description: String {
         switch self {
         case .fixturesNotFound(let name, let file):
             "no folder named \(name) beside \(file) or in any directory above it"
         case .noCurrentServer:
-            "no stub server in this task: add .stubServer(...) or .inProcessStubs(...) to the test or its suite"
+            "no stub server in this task: add .stubServer(...), .inProcessStubs(...) or .remoteStubs(...) to the test "
+                + "or its suite"
+        case .noRemoteURL:
+            "no URL for .remoteStubs(): pass url: or set STUB_SERVER_URL (for example http://127.0.0.1:8080)"
         }
     }
 }

@@ -2,6 +2,7 @@ public import Foundation
 import StubContracts
 public import StubServer
 public import StubServerInProcess
+public import StubServerRemote
 public import XCTest
 
 /// What a request no stub matched does to an XCTest that started the server.
@@ -45,15 +46,45 @@ extension XCTestCase {
         return stubs
     }
 
+    /// Takes control of stubs in another process (`stub-server serve` started by a script, or an app that started
+    /// `InProcessStubs` with a control port) for this test: resets them, and at teardown fails the test for each
+    /// request they could not match (strict by default), with the closest stubs, as a local server does.
+    /// - Parameters:
+    ///   - url: the other process's base URL; `STUB_SERVER_URL` of this process's environment when nil.
+    ///   - unmatched: `.fail` (default) or `.allow`.
+    /// - Returns: the control; set variants on it before launching the app.
+    /// - Throws: `StubServerError.controlFailed` when nothing answers there.
+    public func connectRemoteStubs(
+        url: URL? = nil, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> RemoteStubs {
+        guard
+            let url = url
+                ?? ProcessInfo.processInfo.environment[RemoteStubs.environmentKey].flatMap(URL.init(string:))
+        else {
+            throw StubServerError.controlFailed(
+                url: "(none)",
+                reason: "pass url: or set \(RemoteStubs.environmentKey) (for example http://127.0.0.1:8080)")
+        }
+        let remote = RemoteStubs(url: url)
+        try await remote.reset()
+        stopAtTeardown(remote, unmatched: unmatched, hint: "connectRemoteStubs", file: file, line: line)
+        return remote
+    }
+
     /// At teardown: fails the test for each request no stub matched (unless allowed), then stops `server`.
     private func stopAtTeardown(
         _ server: any StubControl, unmatched: UnmatchedRequests, hint: String, file: StaticString, line: UInt
     ) {
         addTeardownBlock {
             if unmatched == .fail {
-                for report in server.unmatchedReports() {
-                    XCTFail(
-                        report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file, line: line)
+                do {
+                    for report in try await server.unmatchedReports() {
+                        XCTFail(
+                            report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file,
+                            line: line)
+                    }
+                } catch {
+                    XCTFail(String(describing: error), file: file, line: line)
                 }
             }
             await server.stop()
@@ -63,13 +94,17 @@ extension XCTestCase {
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
 // Named like XCTest's own assertions.
-/// Fails unless `server` (over the wire or in process) received exactly `count` requests matching `query`,
+/// Fails unless `server` (over the wire, in process or in another process) received exactly `count` requests matching `query`,
 /// naming the closest requests it received instead, field by field.
 public func XCTAssertRequested(
     _ server: any StubControl, _ query: JournalQuery, count: Int = 1, file: StaticString = #filePath, line: UInt = #line
-) {
-    if let mismatch = server.requestCountMismatch(query, count: count) {
-        XCTFail(mismatch, file: file, line: line)
+) async {
+    do {
+        if let mismatch = try await server.requestCountMismatch(query, count: count) {
+            XCTFail(mismatch, file: file, line: line)
+        }
+    } catch {
+        XCTFail(String(describing: error), file: file, line: line)
     }
 }
 
@@ -80,8 +115,12 @@ public func XCTAssertRequested(
 public func XCTAssertWebSocketMessages(
     _ server: any StubControl, stub: String, _ expected: [JournalEntry.WebSocketRecord],
     file: StaticString = #filePath, line: UInt = #line
-) {
-    if let mismatch = server.webSocketMessagesMismatch(stub: stub, expected: expected) {
-        XCTFail(mismatch, file: file, line: line)
+) async {
+    do {
+        if let mismatch = try await server.webSocketMessagesMismatch(stub: stub, expected: expected) {
+            XCTFail(mismatch, file: file, line: line)
+        }
+    } catch {
+        XCTFail(String(describing: error), file: file, line: line)
     }
 }

@@ -41,6 +41,8 @@
         /// What the child writes to its standard error, when captured.
         package let stderr: Output?
         private let ending = Exit()
+        /// The write end of the child's standard input, when it has one, until `closeInput()`.
+        private let input: Lock<Int32?>
 
         /// How the child ended, set by the thread that waits for it; a box of its own, so that the thread does not
         /// keep the `ChildProcess` (whose end kills a running child) alive.
@@ -50,34 +52,47 @@
         }
 
         /// Starts `executable` with `arguments`, `environment` (this process's when nil) in `directory` (this
-        /// process's when nil); standard input is `/dev/null`.
+        /// process's when nil); standard input is `/dev/null`, or with `input` a pipe the test writes to
+        /// (`writeInput(_:)`, `closeInput()`).
         /// - Throws: `SpawnError` when a pipe cannot be made or the program cannot be started.
         package init(
             _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-            directory: String? = nil, stdout: Destination = .capture, stderr: Destination = .capture
+            directory: String? = nil, input: Bool = false, stdout: Destination = .capture,
+            stderr: Destination = .capture
         ) throws(SpawnError) {
-            let outPipe = stdout == .capture ? try Self.makePipe() : nil
-            let errPipe: (read: Int32, write: Int32)?
-            do { errPipe = stderr == .capture ? try Self.makePipe() : nil } catch {
-                for end in [outPipe?.read, outPipe?.write].compactMap({ $0 }) { close(end) }
-                throw error
+            var made: [Int32] = []
+            func pipe() throws(SpawnError) -> (read: Int32, write: Int32) {
+                do {
+                    let ends = try Self.makePipe()
+                    made += [ends.read, ends.write]
+                    return ends
+                } catch {
+                    for end in made { close(end) }
+                    throw error
+                }
             }
+            let inPipe = input ? try pipe() : nil
+            let outPipe = stdout == .capture ? try pipe() : nil
+            let errPipe = stderr == .capture ? try pipe() : nil
             let spawned = Result { () throws(Spawn.Failure) in
                 try Spawn.start(
                     executable, arguments: arguments,
                     environment: environment ?? ProcessInfo.processInfo.environment, directory: directory,
+                    stdin: inPipe.map { .descriptor($0.read) } ?? .discard,
                     stdout: outPipe.map { .descriptor($0.write) } ?? .discard,
                     stderr: errPipe.map { .descriptor($0.write) } ?? .discard)
             }
-            for end in [outPipe?.write, errPipe?.write].compactMap({ $0 }) { close(end) }
+            for end in [inPipe?.read, outPipe?.write, errPipe?.write].compactMap({ $0 }) { close(end) }
             let pid: Int32
             switch spawned {
             case .success(let spawnedPID): pid = spawnedPID
             case .failure(let error):
-                for end in [outPipe?.read, errPipe?.read].compactMap({ $0 }) { close(end) }
+                for end in [inPipe?.write, outPipe?.read, errPipe?.read].compactMap({ $0 }) { close(end) }
                 throw SpawnError(description: error.description)
             }
             self.pid = pid
+            self.input = Lock(inPipe?.write)
+            if let end = inPipe?.write { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
             self.stdout = outPipe.map { Output(reading: $0.read) }
             self.stderr = errPipe.map { Output(reading: $0.read) }
             let ending = ending
@@ -101,6 +116,30 @@
         /// left behind.
         deinit {
             signal(SIGKILL)
+            closeInput()
+        }
+
+        /// Writes `text` to the child's standard input (started with `input: true`) without waiting: a pipe holds
+        /// 64 KB, far more than a test's commands.
+        /// - Throws: `SpawnError` when the child has no input, it is closed, or the pipe is full or broken.
+        package func writeInput(_ text: String) throws(SpawnError) {
+            try input.withLock { (input: inout Int32?) throws(SpawnError) in
+                guard let fd = input else { throw SpawnError(description: "the child's input is not open") }
+                let bytes = Array(text.utf8)
+                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                guard written == bytes.count else {
+                    throw SpawnError(
+                        description: "writing to the child's input: \(written < 0 ? errorText() : "short write")")
+                }
+            }
+        }
+
+        /// Closes the child's standard input: it reads the end of its input.
+        package func closeInput() {
+            input.withLock { input in
+                if let fd = input { close(fd) }
+                input = nil
+            }
         }
 
         /// How the child ended; nil while it runs.

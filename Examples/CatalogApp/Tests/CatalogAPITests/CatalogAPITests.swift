@@ -19,7 +19,7 @@ struct CatalogAPITests {
     @Test func good_listsTheAlbumsInOrder() async throws {
         let albums = try await api().topAlbums(limit: 2)
         #expect(albums.map(\.name) == ["Velvet Arcade", "Concrete Signals"])
-        expectRequests(JournalQuery(stub: "top-albums"), count: 1)
+        await expectRequests(JournalQuery(stub: "top-albums"), count: 1)
     }
 
     @Test(arguments: [

@@ -9,8 +9,10 @@ extension StubControl {
     ///
     /// Reads as `expected 1 GET /search?term=jack+johnson, got 0; closest requests:` followed by up to three
     /// requests that came nearest, each with the fields that differ; the testing modules record it as a failure.
-    package func requestCountMismatch(_ query: JournalQuery, count expected: Int) -> String? {
-        let entries = journal(JournalQuery())
+    package func requestCountMismatch(_ query: JournalQuery, count expected: Int) async throws(StubServerError)
+        -> String?
+    {
+        let entries = try await journal(JournalQuery())
         let matching = entries.filter(query.accepts)
         guard matching.count != expected else { return nil }
         var message = "expected \(expected) \(query), got \(matching.count)"
@@ -37,9 +39,12 @@ extension StubControl {
 
     /// Why the most recent WebSocket of stub `stub` did not carry exactly `expected`, both ways and in order, or nil
     /// when it did: `stub live-updates: message 2 expected sent "pong", got received "ping"`, then every message.
-    package func webSocketMessagesMismatch(stub: String, expected: [JournalEntry.WebSocketRecord]) -> String? {
+    package func webSocketMessagesMismatch(stub: String, expected: [JournalEntry.WebSocketRecord])
+        async throws(StubServerError) -> String?
+    {
         // A socket that opened: a refused handshake carries no messages.
-        guard let entry = journal(JournalQuery(stub: stub)).last(where: { $0.webSocketMessages != nil }) else {
+        guard let entry = try await journal(JournalQuery(stub: stub)).last(where: { $0.webSocketMessages != nil })
+        else {
             return "stub \(stub) had no WebSocket opened (expected \(expected.count) messages)"
         }
         let actual = entry.webSocketMessages ?? []
@@ -55,8 +60,8 @@ extension StubControl {
 
     /// One report per request no stub matched, with the stubs that came closest, field by field; then one per
     /// request that broke its stub's API contract, with each problem.
-    package func unmatchedReports() -> [String] {
-        let unmatched = unmatchedRequests().map { entry in
+    package func unmatchedReports() async throws(StubServerError) -> [String] {
+        let unmatched = try await unmatchedRequests().map { entry in
             var report =
                 "no stub matched \(entry.method) \(entry.target) (answered \(entry.status.map(String.init) ?? "-"))"
             if let closest = entry.closest, !closest.isEmpty {
@@ -65,7 +70,7 @@ extension StubControl {
             }
             return report
         }
-        let broken = journal(JournalQuery()).filter { !($0.contractViolations ?? []).isEmpty }.map { entry in
+        let broken = try await journal(JournalQuery()).filter { !($0.contractViolations ?? []).isEmpty }.map { entry in
             "\(entry.method) \(entry.target) breaks the API contract of stub \(entry.stub ?? "-") (answered "
                 + "\(entry.status.map(String.init) ?? "-")):"
                 + (entry.contractViolations ?? []).map { "\n  \($0)" }.joined()

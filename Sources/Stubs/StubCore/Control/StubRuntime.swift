@@ -154,7 +154,7 @@ package final class StubRuntime: Sendable {
     /// `lastReload` and reports it to `onReload`; on failure the current catalog stays in service.
     /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
     @discardableResult
-    package func reload(changed: [String] = []) throws -> StubCatalog {
+    package func reload(changed: [String] = []) throws -> ReloadReport {
         guard let root = catalog.root else { throw StubServerError.notReloadable }
         let report: ReloadReport
         let fresh: StubCatalog
@@ -177,7 +177,7 @@ package final class StubRuntime: Sendable {
             return state.lastReload!
         }
         onReload?(report)
-        return fresh
+        return report
     }
 }
 

@@ -1,5 +1,8 @@
 /// A run-time request to a stub server, over the wire or in process, that it cannot carry out.
-public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible {
+///
+/// The admin API sends it beside its message (`{"error": "...", "kind": {...}}`), so a `RemoteStubs` throws the case
+/// the other process threw.
+public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// No stub has this name.
     case unknownStub(String, known: [String])
     /// The stub has no such variant.
@@ -22,6 +25,9 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
     case bindFailed(host: String, port: Int, reason: String)
     /// A WebSocket close code a close frame may not carry (RFC 6455, 7.4).
     case invalidCloseCode(UInt16)
+    /// A remote control could not carry out a call: nothing answered at `url`, or what answered was not a stub
+    /// server's admin API; `reason` says which (`connection refused`, `answered 404 for GET /__stub/journal`).
+    case controlFailed(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -47,6 +53,8 @@ public enum StubServerError: Error, Equatable, Sendable, CustomStringConvertible
             "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
         case .invalidCloseCode(let code):
             "close code \(code) may not be sent: use 1000-1003, 1007-1014 or 3000-4999"
+        case .controlFailed(let url, let reason):
+            "cannot control the stubs at \(url): \(reason)"
         }
     }
 }

@@ -10,6 +10,11 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
     package var root: URL?
     public var problems: [FixtureProblem]
 
+    package init(root: URL?, problems: [FixtureProblem]) {
+        self.root = root
+        self.problems = problems
+    }
+
     public var description: String {
         let header = "\(problems.count) problem\(problems.count == 1 ? "" : "s") in fixtures"
         let location = root.map { " at \($0.path)" } ?? ""

@@ -182,16 +182,20 @@ extension StubServer {
         },
         AdminRoute(methods: ["POST"], path: "/__stub/reload") { server, _, _ in
             do {
-                let fresh = try server.reload()
+                let report = try server.reload()
                 return .json(
                     .ok,
                     Health(
-                        status: "reloaded", stubs: fresh.stubs.count, fixtures: fresh.root?.path,
-                        lastReload: server.lastReload))
+                        status: "reloaded", stubs: report.stubs, fixtures: server.catalog.root?.path,
+                        lastReload: report))
             } catch let error as CatalogError {
                 return .json(
                     .unprocessableContent,
-                    ReloadFailure(error: "reload failed; still serving the previous catalog", problems: error.problems))
+                    ReloadFailure(
+                        error: "reload failed; still serving the previous catalog", fixtures: error.root?.path,
+                        problems: error.problems))
+            } catch let error as StubServerError {
+                return .json(.conflict, ControlFailure(error))
             } catch {
                 return .error(HTTPError(.conflict, "\(error)"))
             }
@@ -244,7 +248,7 @@ extension StubServer {
                 case .unknownStub, .unknownScenario: .notFound
                 default: .badRequest
                 }
-            return .error(HTTPError(status, error.description))
+            return .json(status, ControlFailure(error))
         }
     }
 
@@ -268,12 +272,17 @@ extension StubServer {
         return text
     }
 
+    /// Every field of `JournalQuery` from the query string: `stub`, `variant`, `method`, `path`, `query.NAME=VALUE`
+    /// (one per query item the request must carry), `unmatched=true`, `body` (text the body contains).
     private func journalQuery(_ request: HTTPRequest) -> JournalQuery {
-        JournalQuery(
+        var items: [String: String] = [:]
+        for item in request.query where item.name.hasPrefix("query.") {
+            items[String(item.name.dropFirst("query.".count))] = item.value
+        }
+        return JournalQuery(
             stub: request.queryValue("stub"), variant: request.queryValue("variant"),
-            method: request.queryValue("method"),
-            path: request.queryValue("path"), unmatchedOnly: request.queryValue("unmatched") == "true",
-            bodyContains: request.queryValue("body"))
+            method: request.queryValue("method"), path: request.queryValue("path"), query: items,
+            unmatchedOnly: request.queryValue("unmatched") == "true", bodyContains: request.queryValue("body"))
     }
 
     private func stubList() -> StubList {
@@ -342,7 +351,20 @@ extension StubServer {
 
     private struct ReloadFailure: Encodable {
         var error: String
+        /// The folder that was loaded.
+        var fixtures: String?
         var problems: [FixtureProblem]
+    }
+
+    /// A refused control call: the message, and the error itself for a `RemoteStubs` to throw again.
+    private struct ControlFailure: Encodable {
+        var error: String
+        var kind: StubServerError
+
+        init(_ error: StubServerError) {
+            self.error = error.description
+            self.kind = error
+        }
     }
 
     private struct AdminHelp: Encodable {
