@@ -51,11 +51,14 @@ extension XCTestCase {
     /// request they could not match (strict by default), with the closest stubs, as a local server does.
     /// - Parameters:
     ///   - url: the other process's base URL; `STUB_SERVER_URL` of this process's environment when nil.
+    ///   - reset: whether to reset the stubs first; pass false for stubs an app started with the variants of its
+    ///     launch environment (and whose control port may not listen yet).
     ///   - unmatched: `.fail` (default) or `.allow`.
     /// - Returns: the control; set variants on it before launching the app.
     /// - Throws: `StubServerError.controlFailed` when nothing answers there.
     public func connectRemoteStubs(
-        url: URL? = nil, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+        url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
+        line: UInt = #line
     ) async throws -> RemoteStubs {
         guard
             let url = url
@@ -66,7 +69,7 @@ extension XCTestCase {
                 reason: "pass url: or set \(RemoteStubs.environmentKey) (for example http://127.0.0.1:8080)")
         }
         let remote = RemoteStubs(url: url)
-        try await remote.reset()
+        if reset { try await remote.reset() }
         stopAtTeardown(remote, unmatched: unmatched, hint: "connectRemoteStubs", file: file, line: line)
         return remote
     }
