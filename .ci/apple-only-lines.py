@@ -14,11 +14,11 @@ LIMIT = 120
 LINUX = {"canImport(Glibc)": True, "canImport(Musl)": False, "canImport(Darwin)": False, "os(Linux)": True,
          "os(macOS)": False,
          "canImport(FoundationEssentials)": True, "canImport(FoundationNetworking)": True,
-         "canImport(FoundationXML)": True, "canImport(Network)": False, "TSAN_LOCKS": None}
+         "canImport(FoundationXML)": True, "canImport(Network)": False, "TSAN_LOCKS": None, "compiler(>=6.2)": None}
 APPLE = {"canImport(Glibc)": False, "canImport(Musl)": False, "canImport(Darwin)": True, "os(Linux)": False,
          "os(macOS)": True,
          "canImport(FoundationEssentials)": True, "canImport(FoundationNetworking)": False,
-         "canImport(FoundationXML)": False, "canImport(Network)": True, "TSAN_LOCKS": None}
+         "canImport(FoundationXML)": False, "canImport(Network)": True, "TSAN_LOCKS": None, "compiler(>=6.2)": None}
 CITATION = re.compile(r"xnu |\.h:\d+|developer\.apple\.com")
 
 

@@ -38,7 +38,7 @@ private func currentServer(_ given: (any StubControl)?, _ location: SourceLocati
 }
 
 /// Records an issue unless the server received exactly `count` requests matching `query`, naming the closest
-/// requests it received instead, field by field.
+/// requests it received instead, field by field; the journal (as HAR) and the message are attached to the test.
 /// - Parameters:
 ///   - query: the requests to count.
 ///   - count: how many there must be.
@@ -53,6 +53,7 @@ public func expectRequests(
     do {
         if let mismatch = try await server.requestCountMismatch(query, count: count) {
             Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+            await attachEvidence(of: server, report: mismatch, sourceLocation: sourceLocation)
         }
     } catch {
         Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
@@ -66,8 +67,13 @@ public func expectNoUnmatchedRequests(
 ) async {
     guard let server = currentServer(server, sourceLocation) else { return }
     do {
-        for report in try await server.unmatchedReports() {
+        let reports = try await server.unmatchedReports()
+        for report in reports {
             Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
+        }
+        if !reports.isEmpty {
+            await attachEvidence(
+                of: server, report: reports.joined(separator: "\n\n"), sourceLocation: sourceLocation)
         }
     } catch {
         Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
@@ -89,6 +95,7 @@ public func expectWebSocketMessages(
     do {
         if let mismatch = try await server.webSocketMessagesMismatch(stub: stub, expected: expected) {
             Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+            await attachEvidence(of: server, report: mismatch, sourceLocation: sourceLocation)
         }
     } catch {
         Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)

@@ -84,8 +84,12 @@ struct Strictness {
     func check(_ server: any StubControl) async {
         guard unmatched == .fail else { return }
         do {
-            for report in try await server.unmatchedReports() {
+            let reports = try await server.unmatchedReports()
+            for report in reports {
                 Issue.record(Comment(rawValue: report + "\n(\(hint))"), sourceLocation: location)
+            }
+            if !reports.isEmpty {
+                await attachEvidence(of: server, report: reports.joined(separator: "\n\n"), sourceLocation: location)
             }
         } catch {
             Issue.record(Comment(rawValue: error.description), sourceLocation: location)
