@@ -14,9 +14,9 @@
         import FoundationNetworking
     #endif
 
-    /// `RemoteStubs` driving `stub-server serve` in a process of its own through the admin API: the other process's
-    /// answers follow its choices, its journal and near misses come back, and every message and error is the one a
-    /// server in the test's own process gives.
+    /// `RemoteStubs` driving `stub-server serve` and an app's own stubs (`StubbedApp`), each in a process of its own,
+    /// through the admin API: the other process's answers follow its choices, its journal and near misses come back,
+    /// and every message and error is the one a server in the test's own process gives.
     struct RemoteStubsTests {
         static let stubsJSON = #"""
             {
@@ -37,15 +37,11 @@
             """#
 
         /// The same calls on a control and what each said, in order: answers, errors, messages, near misses.
-        static func script(_ control: any StubControl, base: URL, fixtures: TemporaryFixtures) async throws
-            -> [String]
-        {
+        /// `get` fetches a target where the stubs answer and says `STATUS BODY`, a line break as `\n`.
+        static func script(
+            _ control: any StubControl, fixtures: TemporaryFixtures, get: (String) async throws -> String
+        ) async throws -> [String] {
             var said: [String] = []
-            let session = URLSession.bounded()
-            func get(_ target: String) async throws -> String {
-                let (data, response) = try await session.data(from: URL(string: base.absoluteString + target)!)
-                return "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))"
-            }
             func attempt(_ call: () async throws -> Void) async -> String {
                 do {
                     try await call()
@@ -80,19 +76,38 @@
             return said
         }
 
-        @Test func aServerInAnotherProcess_isControlledRemotely_andSaysWhatALocalOneSays() async throws {
+        /// `STATUS BODY` of a GET of `target` at `base`, a line break in the body as `\n` (as `StubbedApp` says it).
+        static func get(_ target: String, from base: URL) async throws -> String {
+            let (data, response) = try await URLSession.bounded().data(from: URL(string: base.absoluteString + target)!)
+            let body = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n")
+            return "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(body)"
+        }
+
+        @Test func aServerInAnotherProcess_andAnAppsOwnStubs_areControlledRemotely_andSayWhatALocalServerSays()
+            async throws
+        {
             let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubsJSON])
             defer { fixtures.remove() }
             let local = try StubServer.start(fixtures: fixtures.root)
-            let heard = try await Self.script(local, base: local.baseURL, fixtures: fixtures)
+            let heard = try await Self.script(local, fixtures: fixtures) { try await Self.get($0, from: local.baseURL) }
             await local.stop()
 
             let child = try RunningServer(["--fixtures", fixtures.root.path, "--port", "0"])
             let first = try #require(await child.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
             let remote = RemoteStubs(url: address)
-            let heardRemotely = try await Self.script(remote, base: address, fixtures: fixtures)
+            let heardRemotely = try await Self.script(remote, fixtures: fixtures) {
+                try await Self.get($0, from: address)
+            }
             #expect(heardRemotely == heard)
+
+            // Stubs inside an app, controlled through its control port alone, say the same.
+            let app = try await StubsInAnAppTests.App(fixtures: fixtures.root)
+            let heardInTheApp = try await Self.script(app.remote, fixtures: fixtures) {
+                try await app.fetch("https://api.example.com" + $0)
+            }
+            #expect(heardInTheApp == heard)
+            #expect(await app.end() == .exited(0))
             #expect(heard[0] == "bad")
             #expect(heard[1] == "200 {")
             #expect(heard[2].hasPrefix("404 "))
