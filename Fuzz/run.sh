@@ -15,7 +15,8 @@
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
 # (Sources/Stubs/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
 # (Sources/Stubs/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
-# (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict). Seeds live
+# (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict) and resource
+# (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -25,7 +26,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations resource)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 1000))}"
 out=.build/fuzz
@@ -79,11 +80,12 @@ build() {
     xml-path)
       compile -module-name XMLPath $(sources Sources/Shared/XMLPath Fuzz/XMLPath) -o "$out/$target"
       ;;
-    stub-server | stub-catalog | event-stream)
+    stub-server | stub-catalog | event-stream | resource)
       # The stub core with the harness, in one module: no engine, no sockets.
       local harness=Fuzz/StubServer
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
       if [ "$target" = event-stream ]; then harness=Fuzz/EventStream; fi
+      if [ "$target" = resource ]; then harness=Fuzz/Resource; fi
       library Locking
       library HTTPMessages
       library JSONModel -lHTTPMessages
@@ -159,7 +161,7 @@ dictionary() {
     yaml-reader) echo Fuzz/yaml.dict ;;
     openapi) echo Fuzz/openapi.dict ;;
     event-stream) echo Fuzz/event-stream.dict ;;
-    mutations) echo Fuzz/stub.dict ;;
+    mutations | resource) echo Fuzz/stub.dict ;;
   esac
 }
 

@@ -1,5 +1,11 @@
 import StubCore
 
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 extension StubServer: StubControl {
     /// The catalog being served.
     public var catalog: StubCatalog { runtime.catalog }
@@ -32,6 +38,18 @@ extension StubServer: StubControl {
     /// - Throws: `StubServerError.unknownStub`.
     public func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
         try runtime.setMutation(mutation, forStub: stub)
+    }
+
+    /// The items of resource stub `name` as this server holds them: a JSON array.
+    /// - Throws: `StubServerError.unknownStub` or `.notAResource`.
+    public func items(ofResource name: String) throws(StubServerError) -> Data {
+        try runtime.items(ofResource: name)
+    }
+
+    /// Replaces the items of resource stub `name` with `items`, a JSON array of objects, each with its key.
+    /// - Throws: `StubServerError.unknownStub`, `.notAResource`, or `.invalidItems`.
+    public func setItems(_ items: Data, ofResource name: String) throws(StubServerError) {
+        try runtime.setItems(items, ofResource: name)
     }
 
     /// The mutant chosen at run time for `stub`, if any.

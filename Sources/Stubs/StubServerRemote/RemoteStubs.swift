@@ -79,6 +79,14 @@ public final class RemoteStubs: StubControl {
         try await item(stub).mutation
     }
 
+    public func items(ofResource name: String) async throws(StubServerError) -> Data {
+        try await send("GET", "/__stub/resources/\(Self.segment(name))").body
+    }
+
+    public func setItems(_ items: Data, ofResource name: String) async throws(StubServerError) {
+        try await send("PUT", "/__stub/resources/\(Self.segment(name))", data: items)
+    }
+
     public var scenarios: [String: String] {
         get async throws(StubServerError) {
             let list: ScenarioList = try await decode(try await send("GET", "/__stub/scenarios"))
@@ -149,15 +157,17 @@ extension RemoteStubs {
     /// - Throws: the `StubServerError` the server sent back, or `.controlFailed`.
     @discardableResult
     func send(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: [String: String]? = nil
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: [String: String]? = nil,
+        data: Data? = nil
     ) async throws(StubServerError) -> Answer {
-        let answer = try await exchange(method, path, query: query, body: body)
+        let answer = try await exchange(method, path, query: query, body: body, data: data)
         guard (200..<300).contains(answer.status) else { throw refusal(answer, "\(method) \(path)") }
         return answer
     }
 
+    /// Sends a call with `body` as a JSON object, or `data` as it is (JSON), and returns its answer.
     func exchange(
-        _ method: String, _ path: String, query: [URLQueryItem], body: [String: String]?
+        _ method: String, _ path: String, query: [URLQueryItem], body: [String: String]?, data: Data? = nil
     ) async throws(StubServerError) -> Answer {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .controlFailed(url: url.absoluteString, reason: "not a URL with a host")
@@ -178,8 +188,8 @@ extension RemoteStubs {
         }
         var request = URLRequest(url: target, timeoutInterval: Self.seconds(timeout))
         request.httpMethod = method
-        if let body {
-            request.httpBody = try? JSONEncoder().encode(body)
+        if let bytes = data ?? body.flatMap({ try? JSONEncoder().encode($0) }) {
+            request.httpBody = bytes
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         do {

@@ -15,6 +15,8 @@ package struct StubDecision {
     /// The kind of stream the answer is, if it is one (set with the variant, so that no one copies it out of
     /// `outcome` per request).
     package var stream: JournalEntry.StreamKind?
+    /// What the request did to the collection of a resource stub, when one answered it.
+    package var resource: JournalEntry.ResourceTouch?
 
     package enum Outcome {
         /// A stub answers with one of its variants.

@@ -4,8 +4,19 @@ package import HTTPMessages
 
 package struct StubState {
     package var catalog: StubCatalog {
-        didSet { catalogGeneration += 1 }
+        didSet {
+            catalogGeneration += 1
+            resources = resources.compactMapValues { collection in
+                // A reload keeps what the app changed, unless the seed itself changed.
+                guard let stub = catalog.stubs.first(where: { $0.resource != nil && collection.name == $0.name }),
+                    let resource = stub.resource, resource.seed == collection.resource.seed
+                else { return nil }
+                return ResourceCollection(resource, name: stub.name, items: collection.items)
+            }
+        }
     }
+    /// Each resource stub's items, by stub name: this server's own copy, seeded when first asked for.
+    package var resources: [String: ResourceCollection] = [:]
     /// Counts catalog replacements: what a transport caches per stub and variant (the socket server's body files)
     /// is good for one generation.
     package private(set) var catalogGeneration = 0
@@ -72,8 +83,17 @@ package struct StubState {
         stubMutations = [:]
         sequenceCalls = [:]
         scenarios = [:]
+        resources = [:]
         generator = SeededGenerator(seed: seed)
         journal.clear()
+    }
+
+    /// The collection of resource stub `stub`, seeded when first asked for.
+    package mutating func collection(of stub: Stub, resource: StubResource) -> ResourceCollection {
+        if let existing = resources[stub.name] { return existing }
+        let seeded = ResourceCollection(resource, name: stub.name)
+        resources[stub.name] = seeded
+        return seeded
     }
 }
 
@@ -125,6 +145,9 @@ extension StubState {
             request, stub: decision.stubName, variant: decision.variantName, status: decision.status,
             fault: decision.fault, closest: closest, draw: decision.draw, violations: violations,
             stream: decision.stream)
+        if let touch = decision.resource, let id = decision.journalID {
+            journal.update(entry: id) { $0.resource = touch }
+        }
         decision.contractViolations = violations
         return decision
     }
@@ -153,6 +176,29 @@ extension StubState {
                     stub: stub.name, name: name, source: source, available: stub.variantNames),
                 status: 400)
         }
+        var touch: JournalEntry.ResourceTouch?
+        if name == "good", let resource = stub.resource {
+            // The collection answers in place of the variant's status, headers and body; its pacing and faults hold.
+            var collection = collection(of: stub, resource: resource)
+            let outcome = collection.handle(
+                request.method, pathParameters["key"].map { .item($0) } ?? .collection,
+                query: request.query.map { ($0.name, $0.value) }, body: request.body,
+                base: stub.request.path.description)
+            resources[stub.name] = collection
+            variant.status = outcome.status
+            variant.template = false
+            variant.headers = variant.headers.filter { !["content-type", "location"].contains($0.name.lowercased()) }
+            if let body = outcome.body {
+                variant.headers.append(HeaderField(name: "Content-Type", value: "application/json"))
+                variant.body = Array(body.jsonText.utf8)
+            } else {
+                variant.body = []
+            }
+            if let location = outcome.location {
+                variant.headers.append(HeaderField(name: "Location", value: location))
+            }
+            touch = outcome.touch
+        }
         let draw = drawTrouble(for: &variant)
         var decision = StubDecision(
             outcome: .answer(
@@ -164,6 +210,7 @@ extension StubState {
             decision.fault = variant.streamFault ?? variant.fault
             if variant.sendsHead { decision.stream = variant.script != nil ? .webSocket : .events }
         }
+        decision.resource = touch
         return decision
     }
 

@@ -21,6 +21,8 @@ public struct Stub: Sendable, Equatable {
     /// The OpenAPI operation this stub stands for, from its `openapi` key: what its answers are validated against
     /// and its requests checked against.
     package var contract: Contract?
+    /// The collection this stub stands for, from its `resource` key: its `good` answers are the collection's.
+    package var resource: StubResource?
 
     package init(
         name: String, api: String = "", file: String = "", request: RequestPattern, variants: [String: StubVariant],

@@ -39,6 +39,15 @@ public struct StubCatalog: Sendable {
         return found
     }
 
+    /// Resource stub `name` and its resource, or the error that names the stubs or resources there are.
+    package func existingResource(_ name: String) throws(StubServerError) -> (Stub, StubResource) {
+        let found = try existingStub(name)
+        guard let resource = found.resource else {
+            throw .notAResource(name, resources: stubs.filter { $0.resource != nil }.map(\.name))
+        }
+        return (found, resource)
+    }
+
     /// Stub `stub`'s variant `variant`, or the error that names the stubs or variants there are.
     package func variant(_ variant: String, ofStub stub: String) throws(StubServerError) -> StubVariant {
         let found = try existingStub(stub)
@@ -59,8 +68,21 @@ public struct StubCatalog: Sendable {
         let body = RequestBody(request.body)
         for index in order {
             let stub = stubs[index]
-            guard let captures = stub.request.path.match(request.path) else { continue }
-            let methodMatches = Self.methodMatches(stub.request.method, request.method)
+            let captures: [String: String]
+            let methods: [String]
+            if stub.resource != nil {
+                // A resource answers its collection's path and one item's below it, each with its methods.
+                guard let target = StubResource.target(of: request.path, base: stub.request.path.description) else {
+                    continue
+                }
+                if case .item(let key) = target { captures = ["key": key] } else { captures = [:] }
+                methods = StubResource.methods(for: target)
+            } else {
+                guard let found = stub.request.path.match(request.path) else { continue }
+                captures = found
+                methods = [stub.request.method]
+            }
+            let methodMatches = methods.contains { Self.methodMatches($0, request.method) }
             guard Self.hostMismatch(stub, host) == nil, Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
                 stub.request.body?.accepts(body) ?? true,
                 stub.request.graphql?.mismatches(of: request, body: body).isEmpty ?? true,
@@ -70,7 +92,7 @@ public struct StubCatalog: Sendable {
                 continue
             }
             if methodMatches { return .matched(stub, pathParameters: captures) }
-            allowed.append(stub.request.method)
+            allowed.append(contentsOf: methods)
         }
         if !allowed.isEmpty, !methodStubbedHere {
             if allowed.contains("GET") { allowed.append("HEAD") }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 /// What a test does with running stubs, wherever they answer: `StubServer` over loopback HTTP, `InProcessStubs`
 /// through `URLProtocol`, `RemoteStubs` for a server or an app in another process (through its admin API). The
 /// testing helpers (`expectRequests`, `XCTAssertRequested`) take any of them.
@@ -22,6 +28,13 @@ public protocol StubControl: AnyObject, Sendable {
     func setMutation(_ mutation: String?, forStub stub: String) async throws(StubServerError)
     /// The mutant chosen at run time for `stub`, if any.
     func mutation(forStub stub: String) async throws(StubServerError) -> String?
+    /// The items of resource stub `name` (a stub with a `resource` key) as this server holds them: a JSON array.
+    /// - Throws: `StubServerError.unknownStub` or `.notAResource`.
+    func items(ofResource name: String) async throws(StubServerError) -> Data
+    /// Replaces the items of resource stub `name` with `items`, a JSON array of objects, each with its key; `reset()`
+    /// puts the seed back.
+    /// - Throws: `StubServerError.unknownStub`, `.notAResource`, or `.invalidItems` naming the item and field.
+    func setItems(_ items: Data, ofResource name: String) async throws(StubServerError)
     /// Every scenario the catalog's stubs take part in, with its current state.
     var scenarios: [String: String] { get async throws(StubServerError) }
     /// Moves scenario `name` to `newState`, as if a stub had answered.

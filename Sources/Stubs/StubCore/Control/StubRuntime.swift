@@ -1,10 +1,11 @@
 package import HTTPMessages
+import JSONModel
 import Locking
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 /// The state of one running stub server behind a lock, and the control API over it: what `StubServer` and
@@ -243,6 +244,31 @@ extension StubRuntime {
 
     package func mutation(forStub stub: String) -> String? {
         state.withLock { $0.stubMutations[stub] }
+    }
+
+    /// The items of resource stub `name`, as a JSON array.
+    package func items(ofResource name: String) throws(StubServerError) -> Data {
+        try state.withLock { (state: inout StubState) throws(StubServerError) in
+            let (stub, resource) = try state.catalog.existingResource(name)
+            return Data(JSONValue.array(state.collection(of: stub, resource: resource).items).jsonText.utf8)
+        }
+    }
+
+    /// Replaces the items of resource stub `name` with `items`, a JSON array of objects, each keyed.
+    package func setItems(_ items: Data, ofResource name: String) throws(StubServerError) {
+        guard case .array(let values)? = try? JSONDecoder().decode(JSONValue.self, from: items) else {
+            throw .invalidItems(resource: name, reason: "the items must be a JSON array of objects")
+        }
+        try state.withLock { (state: inout StubState) throws(StubServerError) in
+            let (stub, resource) = try state.catalog.existingResource(name)
+            var collection = state.collection(of: stub, resource: resource)
+            do {
+                try collection.replaceAll(with: values)
+            } catch {
+                throw .invalidItems(resource: name, reason: "\(error)")
+            }
+            state.resources[name] = collection
+        }
     }
 
     /// Records a request the forwarder answered with `status`, naming the forwarder by `label`.

@@ -28,6 +28,10 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
     /// A remote control could not carry out a call: nothing answered at `url`, or what answered was not a stub
     /// server's admin API; `reason` says which (`connection refused`, `answered 404 for GET /__stub/journal`).
     case controlFailed(url: String, reason: String)
+    /// The stub is no resource (it has no `resource` key); `resources` are those that are.
+    case notAResource(String, resources: [String])
+    /// Items given to replace a resource's collection that it cannot hold: `reason` names the item and field.
+    case invalidItems(resource: String, reason: String)
 
     public var description: String {
         switch self {
@@ -55,6 +59,11 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
             "close code \(code) may not be sent: use 1000-1003, 1007-1014 or 3000-4999"
         case .controlFailed(let url, let reason):
             "cannot control the stubs at \(url): \(reason)"
+        case .notAResource(let name, let resources):
+            "stub \(name.debugDescription) is not a resource; resources: "
+                + (resources.isEmpty ? "(none)" : resources.joined(separator: ", "))
+        case .invalidItems(let resource, let reason):
+            "cannot replace the items of \(resource): \(reason)"
         }
     }
 }

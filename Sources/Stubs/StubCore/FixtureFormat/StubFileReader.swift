@@ -80,7 +80,8 @@ struct StubFileReader {
     private mutating func readStub(_ value: JSONValue, at path: String) -> Stub? {
         guard
             let fields = object(
-                value, at: path, known: ["name", "request", "variants", "sequence", "replay", "scenario", "openapi"])
+                value, at: path,
+                known: ["name", "request", "variants", "sequence", "replay", "scenario", "openapi", "resource"])
         else {
             return nil
         }
@@ -110,13 +111,20 @@ struct StubFileReader {
         let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
         let scenario = fields["scenario"].flatMap { readScenario($0, at: "\(path).scenario") }
         let contract = fields["openapi"].flatMap { readContract($0, at: "\(path).openapi") }
+        let resource = fields["resource"].flatMap { readResource($0, at: "\(path).resource") }
+        if resource != nil, case .object(let requestFields)? = fields["request"], requestFields["method"] != nil {
+            report(
+                "\(path).request.method",
+                "a resource answers GET, POST, PUT, PATCH and DELETE at its path: remove \"method\"")
+        }
         guard let name, let request, let variants, fields["scenario"] == nil || scenario != nil,
-            fields["openapi"] == nil || contract != nil
+            fields["openapi"] == nil || contract != nil, fields["resource"] == nil || resource != nil
         else { return nil }
         var stub = Stub(
             name: name, api: api, file: file, request: request, variants: variants, sequence: sequence, replay: replay,
             scenario: scenario)
         stub.contract = contract
+        stub.resource = resource
         return stub
     }
 

@@ -51,6 +51,26 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var webSocketClose: String? = nil
     /// The mutant that answered instead of the variant, by its ID (`feed.results[*].name:null`), when one did.
     public var mutation: String? = nil
+    /// For a request a resource stub answered: the item's key and what the request did to the collection.
+    public var resource: ResourceTouch? = nil
+
+    /// What one request did to a resource's collection.
+    public struct ResourceTouch: Sendable, Equatable, Codable {
+        /// The item's key; nil for the collection itself.
+        public var key: String?
+        public var change: Change
+
+        public enum Change: String, Sendable, Codable {
+            case listed, read, created, replaced, patched, deleted
+            /// Refused (unknown key, duplicate key, a body that is not a JSON object): nothing changed.
+            case refused
+        }
+
+        package init(key: String?, change: Change) {
+            self.key = key
+            self.change = change
+        }
+    }
 
     /// An answer that goes on after its head.
     public enum StreamKind: String, Sendable, Codable {

@@ -128,6 +128,21 @@ extension StubServer {
             }
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
         },
+        AdminRoute(methods: ["GET"], path: "/__stub/resources/{name}") { server, _, parts in
+            server.respond { () throws(StubServerError) in
+                let items = try server.items(ofResource: parts[1])
+                return HTTPResponse(
+                    status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: [UInt8](items))
+            }
+        },
+        AdminRoute(methods: ["PUT"], path: "/__stub/resources/{name}") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                try server.setItems(Data(request.body), ofResource: parts[1])
+                return HTTPResponse(
+                    status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                    body: [UInt8](try server.items(ofResource: parts[1])))
+            }
+        },
         AdminRoute(methods: ["GET"], path: "/__stub/scenarios") { server, _, _ in .json(.ok, server.scenarioList()) },
         AdminRoute(methods: ["PUT", "POST"], path: "/__stub/scenarios/{name}/state") { server, request, parts in
             server.respond { () throws(StubServerError) in
@@ -245,7 +260,8 @@ extension StubServer {
         } catch {
             let status: HTTPStatus =
                 switch error {
-                case .unknownStub, .unknownScenario: .notFound
+                case .unknownStub, .unknownScenario, .notAResource: .notFound
+                case .invalidItems: .unprocessableContent
                 default: .badRequest
                 }
             return .json(status, ControlFailure(error))
