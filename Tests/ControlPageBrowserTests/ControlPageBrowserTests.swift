@@ -40,6 +40,65 @@
             return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Stub-Variant")
         }
 
+        /// A resource's items on the page: what the app creates appears, an edit saved replaces them, a refusal is
+        /// said, and reset shows the seed again.
+        @Test func thePage_showsAndEditsAResourcesItems() async throws {
+            let stubs =
+                #"{"stubs": [{"name": "favorites", "request": {"path": "/favorites"}, "resource": {"seed": [{"id": 1, "title": "Seed"}]}, "variants": {"good": {}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+            let fixtures = try TemporaryFixtures(["api/stubs.json": stubs])
+            defer { fixtures.remove() }
+            try await withStubServer(fixtures: fixtures.root) { server in
+                try await Browser.withSession { browser in
+                    try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
+                    let box = #"[data-resource="favorites"] textarea"#
+                    func shown() async throws -> String {
+                        try await browser.execute("return document.querySelector('\(box)').value") as? String ?? ""
+                    }
+                    try await waitUntil("the seed to be shown", within: .seconds(10), every: .milliseconds(20)) {
+                        try await shown().contains("Seed")
+                    }
+                    var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/favorites")!)
+                    request.httpMethod = "POST"
+                    request.httpBody = Data(#"{"title": "Added by the app"}"#.utf8)
+                    let (_, response) = try await Self.session().data(for: request)
+                    #expect((response as? HTTPURLResponse)?.statusCode == 201)
+                    try await waitUntil("the app's item to be shown", every: .milliseconds(20)) {
+                        try await shown().contains("Added by the app")
+                    }
+
+                    // An edit, saved with the button, replaces the server's items. The box is focused first, as a
+                    // person's click would: the page leaves a box being edited alone.
+                    let edit = try await browser.find(box)
+                    try await browser.click(edit)
+                    _ = try await browser.execute("document.querySelector('\(box)').value = ''")
+                    try await browser.sendKeys(edit, #"[{"id": 9, "title": "Typed"}]"#)
+                    try await browser.click(try await browser.find(#"[data-resource="favorites"] button"#))
+                    try await waitUntil("the edit to reach the server", every: .milliseconds(20)) {
+                        String(decoding: try server.items(ofResource: "favorites"), as: UTF8.self)
+                            == #"[{"id":9,"title":"Typed"}]"#
+                    }
+
+                    // Items the resource cannot hold are refused, and the page says why.
+                    try await browser.click(edit)
+                    _ = try await browser.execute("document.querySelector('\(box)').value = ''")
+                    try await browser.sendKeys(edit, "[1]")
+                    try await browser.click(try await browser.find(#"[data-resource="favorites"] button"#))
+                    try await waitUntil("the refusal to be said", every: .milliseconds(20)) {
+                        try await browser.text("#status").contains("[0]: an item must be a JSON object")
+                    }
+                    #expect(
+                        String(decoding: try server.items(ofResource: "favorites"), as: UTF8.self).contains("Typed"))
+
+                    // Reset puts the seed back, and the page shows it.
+                    try await browser.click(try await browser.find("#reset"))
+                    try await waitUntil("the seed to be shown again", every: .milliseconds(20)) {
+                        let text = try await shown()
+                        return text.contains("Seed") && !text.contains("Typed")
+                    }
+                }
+            }
+        }
+
         /// A request its stub's OpenAPI operation refuses is listed with the problems, as text.
         @Test func thePage_showsWhatTheAPIContractRefuses() async throws {
             let document = """

@@ -99,6 +99,8 @@ struct ResourceEndToEndTests {
             let changes = try await server.journal(JournalQuery(stub: "favorites")).compactMap(\.resource)
             #expect(changes.map(\.change) == [.created, .listed, .patched, .deleted, .refused, .refused, .refused])
             #expect(changes.first?.key == "1440857782")
+            await expectRequests(JournalQuery(stub: "favorites", change: .patched, key: "1440857782"), on: server)
+            #expect(try await server.requestCount(JournalQuery(change: .refused)) == 3)
 
             // A variant chosen for the stub answers instead of the collection.
             try await server.setVariant("server-error", forStub: "favorites")

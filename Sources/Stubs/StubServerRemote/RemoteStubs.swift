@@ -306,6 +306,8 @@ extension JournalQuery {
         }
         if unmatchedOnly { items.append(URLQueryItem(name: "unmatched", value: "true")) }
         if let bodyContains { items.append(URLQueryItem(name: "body", value: bodyContains)) }
+        if let change { items.append(URLQueryItem(name: "change", value: change.rawValue)) }
+        if let key { items.append(URLQueryItem(name: "key", value: key)) }
         return items
     }
 }

@@ -197,10 +197,15 @@ public struct JournalQuery: Sendable, Equatable {
     package var unmatchedOnly: Bool
     /// Text the request's body must contain.
     package var bodyContains: String?
+    /// What the request must have done to a resource's collection (`.created`, `.deleted`, ...).
+    package var change: JournalEntry.ResourceTouch.Change?
+    /// The resource item's key the request must have touched.
+    package var key: String?
 
     public init(
         stub: String? = nil, variant: String? = nil, method: String? = nil, path: String? = nil,
-        query: [String: String] = [:], unmatchedOnly: Bool = false, bodyContains: String? = nil
+        query: [String: String] = [:], unmatchedOnly: Bool = false, bodyContains: String? = nil,
+        change: JournalEntry.ResourceTouch.Change? = nil, key: String? = nil
     ) {
         self.stub = stub
         self.variant = variant
@@ -209,6 +214,8 @@ public struct JournalQuery: Sendable, Equatable {
         self.query = query
         self.unmatchedOnly = unmatchedOnly
         self.bodyContains = bodyContains
+        self.change = change
+        self.key = key
     }
 
     package func accepts(_ entry: JournalEntry) -> Bool {
@@ -217,6 +224,7 @@ public struct JournalQuery: Sendable, Equatable {
             && query.allSatisfy { name, value in entry.query.first { $0.name == name }?.value == value }
             && (!unmatchedOnly || (entry.stub == nil && entry.forwarded == nil))
             && (bodyContains.map { String(decoding: entry.body, as: UTF8.self).contains($0) } ?? true)
+            && (change == nil || entry.resource?.change == change) && (key == nil || entry.resource?.key == key)
     }
 
     /// Every field of `entry` that this query does not accept, as `field: expected X, got Y`: empty exactly when
@@ -239,6 +247,8 @@ public struct JournalQuery: Sendable, Equatable {
         if let bodyContains, !String(decoding: entry.body, as: UTF8.self).contains(bodyContains) {
             found.append("body: expected to contain \(bodyContains.debugDescription)")
         }
+        check("resource.change", change?.rawValue, entry.resource?.change.rawValue)
+        check("resource.key", key, entry.resource?.key)
         return found
     }
 }
@@ -255,7 +265,8 @@ extension JournalQuery: CustomStringConvertible {
         }
         let conditions = [
             stub.map { "stub \($0)" }, variant.map { "variant \($0)" }, unmatchedOnly ? "unmatched" : nil,
-            bodyContains.map { "body containing \($0.debugDescription)" },
+            bodyContains.map { "body containing \($0.debugDescription)" }, change.map { "\($0.rawValue)" },
+            key.map { "key \($0)" },
         ]
         .compactMap { $0 }
         return conditions.isEmpty ? text : "\(text) (\(conditions.joined(separator: ", ")))"

@@ -289,7 +289,8 @@ extension StubServer {
     }
 
     /// Every field of `JournalQuery` from the query string: `stub`, `variant`, `method`, `path`, `query.NAME=VALUE`
-    /// (one per query item the request must carry), `unmatched=true`, `body` (text the body contains).
+    /// (one per query item the request must carry), `unmatched=true`, `body` (text the body contains), `change` and
+    /// `key` (what the request did to a resource, and the item's key).
     private func journalQuery(_ request: HTTPRequest) -> JournalQuery {
         var items: [String: String] = [:]
         for item in request.query where item.name.hasPrefix("query.") {
@@ -298,7 +299,9 @@ extension StubServer {
         return JournalQuery(
             stub: request.queryValue("stub"), variant: request.queryValue("variant"),
             method: request.queryValue("method"), path: request.queryValue("path"), query: items,
-            unmatchedOnly: request.queryValue("unmatched") == "true", bodyContains: request.queryValue("body"))
+            unmatchedOnly: request.queryValue("unmatched") == "true", bodyContains: request.queryValue("body"),
+            change: request.queryValue("change").flatMap(JournalEntry.ResourceTouch.Change.init(rawValue:)),
+            key: request.queryValue("key"))
     }
 
     private func stubList() -> StubList {
@@ -311,7 +314,7 @@ extension StubServer {
                         path: stub.request.path.description, route: stub.request.summary,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
                         choice: state.stubVariants[stub.name], mutation: state.stubMutations[stub.name],
-                        sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
+                        sequenceCalls: state.sequenceCalls[stub.name] ?? 0, resource: stub.resource != nil ? true : nil,
                         scenario: stub.scenario.map { scenario in
                             StubList.Scenario(
                                 name: scenario.name, when: scenario.when, then: scenario.then,
@@ -403,6 +406,8 @@ extension StubServer {
             /// The mutant chosen for the stub, by ID, if any.
             var mutation: String?
             var sequenceCalls: Int
+            /// True for a resource stub, whose items `GET /__stub/resources/NAME` answers.
+            var resource: Bool?
             var scenario: Scenario?
         }
 

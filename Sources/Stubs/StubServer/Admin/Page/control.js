@@ -79,6 +79,7 @@ function buildStubs(list) {
     body.append(row);
     state.rows.set(stub.name, { picker, sequence, scenario });
   }
+  buildResources(list.stubs.filter(stub => stub.resource).map(stub => stub.name));
   const names = new Set(list.stubs.flatMap(stub => stub.variants));
   const server = variantPicker("Server-wide variant", [...names].sort(), value => choose("variant", value));
   server.id = "server-variant";
@@ -99,6 +100,44 @@ function updateStubs(list) {
   if (document.activeElement !== server) server.value = list.serverVariant || "";
 }
 
+// Each resource's items as JSON in a text box: shown as the server holds them unless the box is being edited;
+// Save replaces them (PUT /__stub/resources/NAME), and a refusal says which item and field.
+function buildResources(names) {
+  const holder = document.getElementById("resources");
+  holder.replaceChildren();
+  state.resources = new Map();
+  document.getElementById("resources-section").hidden = names.length === 0;
+  for (const name of names) {
+    const box = el("textarea", { "aria-label": "Items of " + name, rows: "8", className: "mono", spellcheck: "false" });
+    box.addEventListener("input", () => { box.dataset.edited = "true"; });
+    const save = el("button", { type: "button", text: "Save " + name });
+    save.addEventListener("click", () => saveResource(name, box));
+    holder.append(el("div", { className: "resource", "data-resource": name }, el("h3", { text: name }), box, save));
+    state.resources.set(name, box);
+  }
+}
+
+async function refreshResources() {
+  for (const [name, box] of state.resources || []) {
+    if (box.dataset.edited === "true" || document.activeElement === box) continue;
+    const items = await api("resources/" + encodeURIComponent(name));
+    box.value = JSON.stringify(items, null, 2);
+  }
+}
+
+async function saveResource(name, box) {
+  pending = pending.then(async () => {
+    try {
+      await api("resources/" + encodeURIComponent(name),
+        { method: "PUT", headers: { "Content-Type": "application/json" }, body: box.value });
+      delete box.dataset.edited;
+      say(name + " saved", false);
+      await refreshResources();
+    } catch (error) { say(error.message, true); }
+  });
+  return pending;
+}
+
 async function refreshStubs() {
   const list = await api("stubs");
   const key = list.stubs.map(stub => stub.name + ":" + stub.variants.join(",")).join("|");
@@ -107,6 +146,7 @@ async function refreshStubs() {
     buildStubs(list);
   }
   updateStubs(list);
+  await refreshResources();
 }
 
 function missTable(closest) {
@@ -261,6 +301,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       await api("reset", { method: "POST" });
       document.getElementById("requests").replaceChildren();
       document.getElementById("unmatched").replaceChildren();
+      for (const box of (state.resources || new Map()).values()) delete box.dataset.edited;
       say("reset", false);
       await refreshStubs();
     } catch (error) { say(error.message, true); }
