@@ -39,7 +39,17 @@ package final class RequestContractChecker: RequestChecker {
         case .success(let pair): (document, operations) = pair
         case .failure(let error): return ["openapi: \(contract.spec) cannot be read: \(error)"]
         }
-        guard let operation = operations.first(named: contract.operation) else {
+        let named: OpenAPIOperation?
+        if contract.operation == .eachRequest {
+            let method = request.method == "HEAD" ? "GET" : request.method
+            named = operations.first { $0.method == method && PathPattern($0.fullPath).match(request.path) != nil }
+            guard named != nil else {
+                return ["openapi: \(contract.spec) has no operation \(request.method) \(request.path)"]
+            }
+        } else {
+            named = operations.first(named: contract.operation)
+        }
+        guard let operation = named else {
             return ["openapi: \(contract.spec) has no operation \(contract.operation)"]
         }
         var check = RequestCheck(

@@ -64,11 +64,14 @@ public struct Stub: Sendable, Equatable {
         package enum Operation: Sendable, Equatable, CustomStringConvertible {
             case id(String)
             case route(method: String, path: String)
+            /// For a resource stub, which answers several operations: the one each request's method and path name.
+            case eachRequest
 
             package var description: String {
                 switch self {
                 case .id(let id): id
                 case .route(let method, let path): "\(method) \(path)"
+                case .eachRequest: "the operation of each request"
                 }
             }
         }

@@ -110,7 +110,9 @@ struct StubFileReader {
         }
         let replay = fields["replay"].flatMap { readReplay($0, at: "\(path).replay") }
         let scenario = fields["scenario"].flatMap { readScenario($0, at: "\(path).scenario") }
-        let contract = fields["openapi"].flatMap { readContract($0, at: "\(path).openapi") }
+        let contract = fields["openapi"].flatMap {
+            readContract($0, at: "\(path).openapi", forResource: fields["resource"] != nil)
+        }
         let resource = fields["resource"].flatMap { readResource($0, at: "\(path).resource") }
         if resource != nil, case .object(let requestFields)? = fields["request"], requestFields["method"] != nil {
             report(
@@ -130,7 +132,9 @@ struct StubFileReader {
 
     /// `{"spec": "../openapi.yaml", "operationId": "listPets"}` (or `"operation": "GET /pets"` where the operation has
     /// no id): the OpenAPI operation this stub stands for.
-    private mutating func readContract(_ value: JSONValue, at path: String) -> Stub.Contract? {
+    /// A resource's stub may name no operation: each request is then checked against the operation of its method
+    /// and path.
+    private mutating func readContract(_ value: JSONValue, at path: String, forResource: Bool) -> Stub.Contract? {
         guard let fields = object(value, at: path, known: ["spec", "operationId", "operation"]) else { return nil }
         let spec = string(fields["spec"], at: "\(path).spec", required: true)
         let id = string(fields["operationId"], at: "\(path).operationId")
@@ -145,6 +149,8 @@ struct StubFileReader {
                 return nil
             }
             return Stub.Contract(spec: spec, operation: .route(method: parts[0].uppercased(), path: parts[1]))
+        case (nil, nil) where forResource:
+            return Stub.Contract(spec: spec, operation: .eachRequest)
         default:
             report(path, "needs one of \"operationId\" and \"operation\"")
             return nil
