@@ -125,6 +125,32 @@ struct ResourceEndToEndTests {
         }
     }
 
+    /// MockData's favourite albums (seeded empty, keyed by the album's id): an album of the top-albums feed added,
+    /// listed, renamed and removed through URLSession, over both transports.
+    @Test(arguments: Transport.allCases)
+    func mockDatasFavoriteAlbums_areAddedListedRenamedAndRemoved(_ transport: Transport) async throws {
+        let host = URL(string: "https://rss.applemarketingtools.com")!
+        try await Stubs.with(transport, realHost: host) { stubs in
+            let path = "/api/v1/me/favorite-albums"
+            #expect(try await Self.call(stubs, "GET", path).body == #"{"count":0,"results":[]}"#)
+            let feed = try await Self.call(stubs, "GET", "/api/v1/us/apple-music/top-albums/all/100/explicit.json")
+            let document = try JSONSerialization.jsonObject(with: Data(feed.body.utf8)) as? [String: Any]
+            let first = try #require(((document?["feed"] as? [String: Any])?["results"] as? [[String: Any]])?.first)
+            let id = try #require(first["id"] as? String)
+            let name = try #require(first["name"] as? String)
+            let album = try JSONSerialization.data(withJSONObject: ["id": id, "name": name])
+            let added = try await Self.call(stubs, "POST", path, String(decoding: album, as: UTF8.self))
+            #expect(added.status == 201)
+            #expect(added.location == "\(path)/\(id)")
+            #expect(try await Self.call(stubs, "GET", path).body.contains(#""count":1"#))
+            let renamed = try await Self.call(stubs, "PATCH", "\(path)/\(id)", #"{"name": "Renamed"}"#)
+            #expect(renamed.body == #"{"id":"\#(id)","name":"Renamed"}"#)
+            #expect(try await Self.call(stubs, "DELETE", "\(path)/\(id)").status == 204)
+            #expect(try await Self.call(stubs, "GET", path).body == #"{"count":0,"results":[]}"#)
+            #expect(try await stubs.server.requestCount(JournalQuery(stub: "favorite-albums", change: .deleted)) == 1)
+        }
+    }
+
     @Test func twoServers_neverSeeEachOthersItems() async throws {
         try await Self.withStubs(.socket) { first in
             try await Self.withStubs(.inProcess) { second in
