@@ -69,20 +69,21 @@ public struct StubCatalog: Sendable {
         for index in order {
             let stub = stubs[index]
             let captures: [String: String]
-            let methods: [String]
+            // A resource answers its collection's path and one item's below it, each with its methods.
+            var resourceMethods: [String]?
             if stub.resource != nil {
-                // A resource answers its collection's path and one item's below it, each with its methods.
                 guard let target = StubResource.target(of: request.path, base: stub.request.path.description) else {
                     continue
                 }
                 if case .item(let key) = target { captures = ["key": key] } else { captures = [:] }
-                methods = StubResource.methods(for: target)
+                resourceMethods = StubResource.methods(for: target)
             } else {
                 guard let found = stub.request.path.match(request.path) else { continue }
                 captures = found
-                methods = [stub.request.method]
             }
-            let methodMatches = methods.contains { Self.methodMatches($0, request.method) }
+            let methodMatches =
+                resourceMethods?.contains { Self.methodMatches($0, request.method) }
+                ?? Self.methodMatches(stub.request.method, request.method)
             guard Self.hostMismatch(stub, host) == nil, Self.mismatchesOfQueryAndHeaders(stub.request, request).isEmpty,
                 stub.request.body?.accepts(body) ?? true,
                 stub.request.graphql?.mismatches(of: request, body: body).isEmpty ?? true,
@@ -92,7 +93,7 @@ public struct StubCatalog: Sendable {
                 continue
             }
             if methodMatches { return .matched(stub, pathParameters: captures) }
-            allowed.append(contentsOf: methods)
+            if let resourceMethods { allowed += resourceMethods } else { allowed.append(stub.request.method) }
         }
         if !allowed.isEmpty, !methodStubbedHere {
             if allowed.contains("GET") { allowed.append("HEAD") }
