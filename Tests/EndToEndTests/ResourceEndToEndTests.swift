@@ -42,18 +42,7 @@ struct ResourceEndToEndTests {
         ])
         defer { fixtures.remove() }
         return try await Stubs.with(control.transport, fixtures: fixtures.root, realHost: host) { stubs in
-            guard control == .remote else { return try await body(stubs) }
-            var remotely = stubs
-            let remote = RemoteStubs(url: stubs.baseURL)
-            remotely.server = remote
-            do {
-                let result = try await body(remotely)
-                await remote.stop()
-                return result
-            } catch {
-                await remote.stop()
-                throw error
-            }
+            try await stubs.controlled(as: control, body)
         }
     }
 

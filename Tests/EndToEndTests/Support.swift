@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import StubServer
 import StubServerInProcess
+import StubServerRemote
 import StubTestSupport
 import Testing
 
@@ -80,6 +81,27 @@ struct Stubs: Sendable {
                 await stubs.stop()
                 throw error
             }
+        }
+    }
+}
+
+extension Stubs {
+    /// Runs `body` with these stubs controlled as `control` says: themselves, or (`.remote`, over the socket) a
+    /// `RemoteStubs` of their admin API, as a test in another process would.
+    func controlled<T>(
+        as control: Control, isolation: isolated (any Actor)? = #isolation, _ body: (Stubs) async throws -> T
+    ) async throws -> T {
+        guard control == .remote else { return try await body(self) }
+        var remotely = self
+        let remote = RemoteStubs(url: baseURL)
+        remotely.server = remote
+        do {
+            let result = try await body(remotely)
+            await remote.stop()
+            return result
+        } catch {
+            await remote.stop()
+            throw error
         }
     }
 }

@@ -68,20 +68,7 @@ struct TransportParityTests {
 
     /// Runs `body` with a server of this suite's fixtures, controlled as `control` says.
     static func withStubs<T>(controlledAs control: Control, _ body: (Stubs) async throws -> T) async throws -> T {
-        try await withStubs(control.transport) { stubs in
-            guard control == .remote else { return try await body(stubs) }
-            var remotely = stubs
-            let remote = RemoteStubs(url: stubs.baseURL)
-            remotely.server = remote
-            do {
-                let result = try await body(remotely)
-                await remote.stop()
-                return result
-            } catch {
-                await remote.stop()
-                throw error
-            }
-        }
+        try await withStubs(control.transport) { stubs in try await stubs.controlled(as: control, body) }
     }
 
     static func request(_ stubs: Stubs, _ path: String, variant: String? = nil, timeout: TimeInterval = 5)
