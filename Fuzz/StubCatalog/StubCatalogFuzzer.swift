@@ -13,7 +13,7 @@ import HTTPMessages
 
 let emptyFolder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-catalog-fuzz")
 
-let probes: [HTTPRequest] = {
+let probes: [Request] = {
     let targets = [
         "/", "/a", "/albums/1", "/search?term=jack+johnson&limit=5",
         "/api/v1/us/apple-music/top-albums/all/100/explicit.json",
@@ -21,7 +21,7 @@ let probes: [HTTPRequest] = {
     ]
     return targets.flatMap { target in
         ["GET", "POST", "HEAD"].compactMap { method in
-            try? HTTPRequest(
+            try? Request(
                 method: method, target: target, headers: HTTPHeaders([("Host", "127.0.0.1:8080"), ("X-User", "a\"b")]),
                 body: Array(#"{"user": {"name": "ada"}, "items": [{"id": "7"}], "operationName": "Album"}"#.utf8))
         }

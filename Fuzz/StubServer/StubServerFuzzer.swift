@@ -31,9 +31,9 @@ func unescapeMarkup(_ text: String) -> String {
 }
 
 func checkTemplates(query: ArraySlice<UInt8>, header: String, host: String, body: [UInt8]) {
-    let request: HTTPRequest
+    let request: Request
     do {
-        request = try HTTPRequest(
+        request = try Request(
             method: "POST", target: "/t?q=" + percentEncoded(query), headers: HTTPHeaders([("X", header)]), body: body)
     } catch {
         // Not valid UTF-8 once decoded: the server answers 400 before any template.

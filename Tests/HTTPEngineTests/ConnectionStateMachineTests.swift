@@ -8,7 +8,7 @@ struct ConnectionStateMachineTests {
     typealias Machine = ConnectionStateMachine
 
     static let timeouts = Machine.Timeouts(idle: 30_000, header: 10_000, linger: 1000)
-    static let ok = HTTPResponse(status: .ok, body: Array("ok".utf8))
+    static let ok = Response(status: .ok, body: Array("ok".utf8))
     static func reply(_ action: Reply.Action, delayMs: Int = 0) -> Reply {
         Reply(action, delayMs: delayMs, onFinish: { _ in })
     }
@@ -109,7 +109,7 @@ struct ConnectionStateMachineTests {
 
     static let upgrade = WebSocketAccept(
         handshake: try! WebSocketHandshake(
-            request: HTTPRequest(
+            request: Request(
                 method: "GET", target: "/live",
                 headers: HTTPHeaders([
                     ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),

@@ -8,7 +8,7 @@ struct DecodeOutcome: Equatable, CustomStringConvertible {
     var error: HTTPError?
     var partial = false
 
-    var requests: [HTTPRequest] {
+    var requests: [Request] {
         parts.compactMap { if case .request(let request) = $0 { request } else { nil } }
     }
 

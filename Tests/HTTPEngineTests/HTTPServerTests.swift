@@ -17,26 +17,26 @@ struct HTTPServerTests {
             (parked, continuation) = AsyncStream.makeStream()
         }
 
-        func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
+        func respond(to request: Request, promise: ReplyPromise) -> Answer {
             switch request.path {
             case "/park":
                 continuation.yield(promise)
                 return .later
             case "/big":
-                return .now(Reply(.respond(HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 << 20)))))
+                return .now(Reply(.respond(Response(status: .ok, body: [UInt8](repeating: 0x61, count: 8 << 20)))))
             case "/file":
                 // From a file where the platform has one, else the same bytes from memory.
                 let response =
-                    Self.fileBody.map { HTTPResponse(status: .ok, file: $0) }
-                    ?? HTTPResponse(status: .ok, body: Self.pattern)
+                    Self.fileBody.map { Response(status: .ok, file: $0) }
+                    ?? Response(status: .ok, body: Self.pattern)
                 return .now(Reply(.respond(response)))
             case "/stream":
                 let pieces = [
                     BodyPiece(Array("abc".utf8), pauseMs: 0), BodyPiece(Array("de".utf8), pauseMs: 20),
                 ]
-                return .now(Reply(.stream(HTTPResponse(status: .ok), pieces: pieces, chunked: true)))
+                return .now(Reply(.stream(Response(status: .ok), pieces: pieces, chunked: true)))
             default:
-                return .now(Reply(.respond(HTTPResponse(status: .ok, body: Array(request.path.utf8)))))
+                return .now(Reply(.respond(Response(status: .ok, body: Array(request.path.utf8)))))
             }
         }
 
@@ -91,7 +91,7 @@ struct HTTPServerTests {
 
     private static func fulfilElsewhere(_ promise: ReplyPromise, _ text: String) {
         DispatchQueue.global().async {
-            promise.fulfil(Reply(.respond(HTTPResponse(status: HTTPStatus(202), body: Array(text.utf8)))))
+            promise.fulfil(Reply(.respond(Response(status: HTTPStatus(202), body: Array(text.utf8)))))
         }
     }
 
@@ -139,12 +139,12 @@ struct HTTPServerTests {
             let client = try await RawHTTPClient(port: server.port)
             try await client.send(get("/park"))
             let promise = try await responder.nextParked()
-            promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("first".utf8)))))
+            promise.fulfil(Reply(.respond(Response(status: .ok, body: Array("first".utf8)))))
             #expect(try await client.readResponse().text == "first")
             try await client.send(get("/park"))
             let second = try await responder.nextParked()
-            promise.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("stale".utf8)))))
-            second.fulfil(Reply(.respond(HTTPResponse(status: .ok, body: Array("second".utf8)))))
+            promise.fulfil(Reply(.respond(Response(status: .ok, body: Array("stale".utf8)))))
+            second.fulfil(Reply(.respond(Response(status: .ok, body: Array("second".utf8)))))
             #expect(try await client.readResponse().text == "second")
         }
     }

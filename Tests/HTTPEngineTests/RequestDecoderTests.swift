@@ -8,7 +8,7 @@ struct RequestDecoderTests {
         DecodeOutcome.decode(text)
     }
 
-    private func request(_ text: String) throws -> HTTPRequest {
+    private func request(_ text: String) throws -> Request {
         let outcome = decode(text)
         if let error = outcome.error { throw error }
         return try #require(outcome.requests.first, "\(outcome)")

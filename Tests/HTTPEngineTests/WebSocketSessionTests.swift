@@ -101,7 +101,7 @@ struct WebSocketSessionTests {
     /// connection, so a registry keyed by channels tells sockets apart.
     @Test func acceptsAndChannels_compareByIdentity() throws {
         let handshake = try WebSocketHandshake(
-            request: HTTPRequest(
+            request: Request(
                 method: "GET", target: "/live",
                 headers: HTTPHeaders([
                     ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),

@@ -45,10 +45,10 @@ struct WebSocketTests {
         #expect(Base64.decode(text) == nil)
     }
 
-    static func upgrade(_ fields: [(String, String)], method: String = "GET") throws -> HTTPRequest {
+    static func upgrade(_ fields: [(String, String)], method: String = "GET") throws -> Request {
         var headers = HTTPHeaders()
         for (name, value) in fields { headers.add(name, value) }
-        return try HTTPRequest(method: method, target: "/live", headers: headers)
+        return try Request(method: method, target: "/live", headers: headers)
     }
 
     static let valid = [

@@ -32,7 +32,7 @@ struct OpenAPIExamplesTests {
     ]
 
     /// A request a stub's matchers accept: `1` for each `{param}`, `x` for each required query parameter.
-    static func request(for stub: Stub) throws -> HTTPRequest {
+    static func request(for stub: Stub) throws -> Request {
         let path = stub.request.path.segments.map { segment in
             switch segment {
             case .literal(let text): text
@@ -41,7 +41,7 @@ struct OpenAPIExamplesTests {
         }
         let query = stub.request.query.map { "\($0.name)=x" }.joined(separator: "&")
         let target = "/" + path.joined(separator: "/") + (query.isEmpty ? "" : "?" + query)
-        return try HTTPRequest(method: stub.request.method, target: target)
+        return try Request(method: stub.request.method, target: target)
     }
 
     @Test(.enabled(if: present), arguments: documents)

@@ -112,7 +112,7 @@ struct RequestContractCheckerTests {
             let parts = header.split(separator: ":", maxSplits: 1)
             fields.add(String(parts[0]), String(parts[1]).trimmingCharacters(in: .whitespaces))
         }
-        let request = try HTTPRequest(method: method, target: target, headers: fields, body: Array(body.utf8))
+        let request = try Request(method: method, target: target, headers: fields, body: Array(body.utf8))
         let decision = state.decide(request)
         #expect(decision.stubName != nil, "the stub still answers")
         #expect(decision.contractViolations == expected)
@@ -124,7 +124,7 @@ struct RequestContractCheckerTests {
         defer { fixtures.remove() }
         var state = try Self.state(fixtures)
         state.requestChecker = nil
-        let decision = state.decide(try HTTPRequest(method: "GET", target: "/pets?limit=ten"))
+        let decision = state.decide(try Request(method: "GET", target: "/pets?limit=ten"))
         #expect(decision.stubName == "list")
         #expect(decision.contractViolations == nil)
     }

@@ -6,15 +6,15 @@ import Testing
 
 /// GraphQL operations matched by name, variables, query text and persisted-query hash, on MockData's graphql folder.
 struct GraphQLMatchingTests {
-    static func decide(_ request: HTTPRequest) throws -> (StubDecision, JournalEntry?) {
+    static func decide(_ request: Request) throws -> (StubDecision, JournalEntry?) {
         let catalog = try StubCatalog.load(from: try #require(StubCatalog.findFolder()))
         var state = StubState(catalog: catalog, journal: RequestJournal(capacity: 8))
         let decision = state.decide(request)
         return (decision, state.journal.entries(matching: JournalQuery()).last)
     }
 
-    static func post(_ body: String) throws -> HTTPRequest {
-        try HTTPRequest(method: "POST", target: "/graphql", body: Array(body.utf8))
+    static func post(_ body: String) throws -> Request {
+        try Request(method: "POST", target: "/graphql", body: Array(body.utf8))
     }
 
     @Test(arguments: [
@@ -67,7 +67,7 @@ struct GraphQLMatchingTests {
         let target =
             "/graphql?operationName=Album&variables=%7B%22id%22%3A%227%22%7D"
             + "&extensions=%7B%22persistedQuery%22%3A%7B%22sha256Hash%22%3A%22abc%22%7D%7D"
-        let request = try HTTPRequest(method: "GET", target: target)
+        let request = try Request(method: "GET", target: target)
         let operations = GraphQLOperation.all(in: request, body: RequestBody([]))
         #expect(
             operations == [

@@ -3,26 +3,27 @@ import Testing
 
 @testable import StubCore
 
-/// Typed draws and faults keep the journal's JSON as it was: names, not numbers or nested objects.
+/// Draws and faults in the journal's JSON: names, not numbers or nested objects; a draw that sent the answer has
+/// no `fault`.
 struct JournalDrawCodingTests {
     @Test(arguments: [
-        (JournalEntry.Draw(outcome: .answer, delayMs: 12), #"{"delayMs":12,"outcome":"answer"}"#),
-        (JournalEntry.Draw(outcome: .fault(.reset), source: .chaos), #"{"outcome":"reset","source":"chaos"}"#),
-        (JournalEntry.Draw(outcome: .fault(.hang), source: .faults), #"{"outcome":"hang","source":"faults"}"#),
+        (JournalEntry.Draw(delayMs: 12), #"{"delayMs":12}"#),
+        (JournalEntry.Draw(fault: .reset, source: .chaos), #"{"fault":"reset","source":"chaos"}"#),
+        (JournalEntry.Draw(fault: .hang, source: .faults), #"{"fault":"hang","source":"faults"}"#),
     ])
-    func aDraw_isSpelledAsBefore(draw: JournalEntry.Draw, json: String) throws {
+    func aDraw_isSpelledByName(draw: JournalEntry.Draw, json: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(String(decoding: try encoder.encode(draw), as: UTF8.self) == json)
         #expect(try JSONDecoder().decode(JournalEntry.Draw.self, from: Data(json.utf8)) == draw)
     }
 
-    @Test func anUnknownOutcome_failsToDecodeNamingIt() {
+    @Test func anUnknownFault_failsToDecodeAtItsKey() {
         #expect {
-            try JSONDecoder().decode(JournalEntry.Draw.self, from: Data(#"{"outcome":"explode"}"#.utf8))
+            try JSONDecoder().decode(JournalEntry.Draw.self, from: Data(#"{"fault":"explode"}"#.utf8))
         } throws: { error in
             guard case DecodingError.dataCorrupted(let context) = error else { return false }
-            return context.debugDescription == #""explode" is neither answer nor a fault"#
+            return context.codingPath.map(\.stringValue) == ["fault"]
         }
     }
 

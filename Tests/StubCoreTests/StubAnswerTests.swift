@@ -30,7 +30,7 @@ struct StubAnswerTests {
     ) {
         var state = StubState(catalog: try Self.catalog(), journal: RequestJournal(capacity: 10))
         let headers = HTTPHeaders(variant.map { [("X-Stub-Variant", $0)] } ?? [])
-        let request = try HTTPRequest(method: method, target: target, headers: headers)
+        let request = try Request(method: method, target: target, headers: headers)
         let decision = state.decide(request)
         return (decision, decision.answer(to: request, baseURL: "http://example.test"))
     }
@@ -95,13 +95,13 @@ struct StubAnswerTests {
 
     @Test func aForwardedRequest_hasNoAnswerOfTheCore() throws {
         var state = StubState(catalog: try Self.catalog(), journal: RequestJournal(capacity: 10))
-        let request = try HTTPRequest(method: "GET", target: "/elsewhere")
+        let request = try Request(method: "GET", target: "/elsewhere")
         let decision = state.decide(request, forwarding: .unmatched)
         #expect(decision.answer(to: request, baseURL: "http://example.test") == nil)
         #expect(state.journal.entries(matching: JournalQuery()).isEmpty, "the transport journals what it forwards")
-        let matched = state.decide(try HTTPRequest(method: "GET", target: "/albums/1"), forwarding: .unmatched)
+        let matched = state.decide(try Request(method: "GET", target: "/albums/1"), forwarding: .unmatched)
         #expect(matched.variantName == "good")
-        let all = state.decide(try HTTPRequest(method: "GET", target: "/albums/1"), forwarding: .all)
+        let all = state.decide(try Request(method: "GET", target: "/albums/1"), forwarding: .all)
         #expect(all.answer(to: request, baseURL: "") == nil)
     }
 }

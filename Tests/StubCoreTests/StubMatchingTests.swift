@@ -38,7 +38,7 @@ struct StubMatchingTests {
     }
 
     private func matchedName(_ method: String, _ target: String, headers: [(String, String)] = []) throws -> String? {
-        let request = try HTTPRequest(
+        let request = try Request(
             method: method, target: target, headers: HTTPHeaders(headers.map { ($0.0, $0.1) }))
         if case .matched(let stub, _) = catalog.match(request) { return stub.name }
         return nil
@@ -70,7 +70,7 @@ struct StubMatchingTests {
     }
 
     @Test func match_capturesPathParameters() throws {
-        guard case .matched(_, let parameters) = catalog.match(try HTTPRequest(method: "GET", target: "/albums/a%20b"))
+        guard case .matched(_, let parameters) = catalog.match(try Request(method: "GET", target: "/albums/a%20b"))
         else {
             Issue.record("no match")
             return
@@ -85,13 +85,13 @@ struct StubMatchingTests {
     }
 
     @Test func match_reportsMethodNotAllowedWithTheAllowedMethods() throws {
-        let result = catalog.match(try HTTPRequest(method: "DELETE", target: "/items"))
+        let result = catalog.match(try Request(method: "DELETE", target: "/items"))
         guard case .methodNotAllowed(let allowed) = result else {
             Issue.record("expected 405, got \(result)")
             return
         }
         #expect(allowed == ["POST"])
-        guard case .methodNotAllowed(let getAllowed) = catalog.match(try HTTPRequest(method: "PUT", target: "/tie"))
+        guard case .methodNotAllowed(let getAllowed) = catalog.match(try Request(method: "PUT", target: "/tie"))
         else {
             Issue.record("expected 405")
             return
@@ -100,7 +100,7 @@ struct StubMatchingTests {
     }
 
     @Test func match_explainsMissesFieldByField() throws {
-        let result = catalog.match(try HTTPRequest(method: "GET", target: "/page?offset=25"))
+        let result = catalog.match(try Request(method: "GET", target: "/page?offset=25"))
         guard case .unmatched(let closest) = result else {
             Issue.record("expected a miss, got \(result)")
             return
@@ -109,7 +109,7 @@ struct StubMatchingTests {
         #expect(closest[0].stub == "no-offset")
         #expect(closest[0].mismatches == [.init(field: "query.offset", expected: "absent", actual: "25")])
         #expect(closest[1].mismatches.map(\.field) == ["path"])
-        let feed = catalog.match(try HTTPRequest(method: "POST", target: "/feed"))
+        let feed = catalog.match(try Request(method: "POST", target: "/feed"))
         guard case .unmatched(let misses) = feed else {
             Issue.record("expected a miss")
             return

@@ -52,7 +52,7 @@ struct VariantChoiceTests {
         var journal = RequestJournal(capacity: 3)
         for index in 1...5 {
             journal.record(
-                try HTTPRequest(method: "GET", target: "/\(index)"), stub: "s", variant: "good", status: 200, fault: nil
+                try Request(method: "GET", target: "/\(index)"), stub: "s", variant: "good", status: 200, fault: nil
             )
         }
         #expect(journal.entries(matching: JournalQuery()).map(\.path) == ["/3", "/4", "/5"])

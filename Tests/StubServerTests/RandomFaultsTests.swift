@@ -59,10 +59,11 @@ struct RandomFaultsTests {
         #expect(first.seen == second.seen)
         #expect(first.drawn == second.drawn)
         #expect(
-            first.seen == first.drawn.map { $0?.outcome.description ?? "none" }, "the journal says what the client got")
+            first.seen == first.drawn.map { $0.map { $0.fault?.rawValue ?? "answer" } ?? "none" },
+            "the journal says what the client got")
         #expect(Set(first.seen) == ["answer", "drop", "reset"], "\(first.seen)")
         #expect(first.drawn.allSatisfy { ($0?.delayMs).map { (0...3).contains($0) } ?? false })
-        #expect(first.drawn.allSatisfy { $0?.outcome == .answer ? $0?.source == nil : $0?.source == .faults })
+        #expect(first.drawn.allSatisfy { $0?.fault == nil ? $0?.source == nil : $0?.source == .faults })
         let other = try await run(seed: 43, targets)
         #expect(other.seen != first.seen, "another seed, another sequence")
     }
@@ -94,7 +95,9 @@ struct RandomFaultsTests {
         try await withServer(stubs: Self.stubs, StubServer.Configuration(seed: 42, chaos: chaos)) { server in
             _ = try await outcomes(server, Array(repeating: "/flaky", count: 12))
             drawn = server.journal().map { entry in
-                entry.draw.map { "\($0.outcome) \($0.delayMs.map(String.init) ?? "-") \($0.source?.rawValue ?? "-")" }
+                entry.draw.map {
+                    "\($0.fault?.rawValue ?? "answer") \($0.delayMs.map(String.init) ?? "-") \($0.source?.rawValue ?? "-")"
+                }
                     ?? "none"
             }
         }

@@ -175,7 +175,7 @@ struct StubCatalogLoadingTests {
         let fixtures = try TemporaryFixtures(["x.json": "{}"])
         defer { fixtures.remove() }
         let catalog = try StubCatalog.singleFile(fixtures.root.appendingPathComponent("x.json"))
-        let request = try HTTPRequest(method: "GET", target: "/any/path?q=1")
+        let request = try Request(method: "GET", target: "/any/path?q=1")
         guard case .matched(let stub, _) = catalog.match(request) else {
             Issue.record("no match")
             return

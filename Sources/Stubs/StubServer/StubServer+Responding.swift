@@ -4,7 +4,7 @@ import StubCore
 
 extension StubServer: HTTPResponder {
     /// Answers on the loop's thread: the admin API, one decision of the catalog, or later, from the forwarder.
-    package func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer {
+    package func respond(to request: Request, promise: ReplyPromise) -> Answer {
         // Compared as bytes: a combining mark after the slash must not hide an admin path from `hasPrefix`.
         if request.path == "/__stub" || request.path.utf8.starts(with: "/__stub/".utf8) {
             let response = adminResponse(to: request)
@@ -56,7 +56,7 @@ extension StubServer: HTTPResponder {
 
     /// Hands `request` to `forwarder`; its answer is journaled, reloads the catalog when the forwarder wrote
     /// fixtures, and is sent through `promise`.
-    private func forward(_ request: HTTPRequest, to forwarder: any RequestForwarder, promise: ReplyPromise) {
+    private func forward(_ request: Request, to forwarder: any RequestForwarder, promise: ReplyPromise) {
         let hopByHop = ForwardedRequest.hopByHopHeaders
         let forwarded = ForwardedRequest(
             method: request.method, target: request.target, path: request.path,
@@ -68,12 +68,12 @@ extension StubServer: HTTPResponder {
             body: request.body)
         let label = forwarder.label
         forwarder.forward(forwarded) { [self] answer in
-            let response: HTTPResponse
+            let response: Response
             switch answer {
             case .response(let status, let headers, let body):
                 var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
                 fields.set("X-Stub-Forwarded", label)
-                response = HTTPResponse(status: HTTPStatus(status), headers: fields, body: body)
+                response = Response(status: HTTPStatus(status), headers: fields, body: body)
                 if forwarder.changesFixtures, catalog.root != nil { _ = try? reload() }
             case .failed(let status, let message):
                 response = .error(HTTPError(HTTPStatus(status), message))
@@ -90,18 +90,18 @@ extension StubServer: HTTPResponder {
     /// The engine's reply delivering the core's `answer`: the one place stub faults become engine actions.
     /// - Parameter file: the body in a file to send it from, for a large fixed body.
     private func reply(
-        delivering answer: StubAnswer, of decision: StubDecision, to request: HTTPRequest, file: FileBody?
+        delivering answer: StubAnswer, of decision: StubDecision, to request: Request, file: FileBody?
     ) -> Reply {
-        var response = HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        var response = Response(status: answer.status, headers: answer.headers, body: answer.body)
         response.file = file
         let action: Reply.Action =
             switch answer.delivery {
             case .whole: .respond(response)
             case .paced(let pieces, let chunked):
-                .stream(HTTPResponse(status: answer.status, headers: answer.headers), pieces: pieces, chunked: chunked)
+                .stream(Response(status: answer.status, headers: answer.headers), pieces: pieces, chunked: chunked)
             case .events(let events):
                 .stream(
-                    HTTPResponse(status: answer.status, headers: answer.headers), pieces: events.pieces, chunked: true,
+                    Response(status: answer.status, headers: answer.headers), pieces: events.pieces, chunked: true,
                     end: events.ending)
             case .fault(.drop): .drop
             case .fault(.reset): .reset
@@ -119,7 +119,7 @@ extension StubServer: HTTPResponder {
 
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
     private func logger(
-        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
+        _ request: Request, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
         note: String? = nil, violations: [String]? = nil
     ) -> (@Sendable (Double) -> Void)? {
         guard let log = configuration.log else { return nil }
@@ -135,7 +135,7 @@ extension StubServer: HTTPResponder {
 
     /// The base URL as the client reached the server: its `Host` header when that is a valid `host[:port]`, else
     /// the listening address.
-    private func baseURL(for request: HTTPRequest) -> String {
+    private func baseURL(for request: Request) -> String {
         if let host = request.headers["Host"], Template.isValidHost(host) { return "http://\(host)" }
         return baseURL.absoluteString
     }

@@ -19,7 +19,7 @@ import StubCore
 /// }
 /// ```
 public final class StubServer: Sendable {
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The port the server listens on (the real one when 0 was asked for).
     public let port: Int
     /// `http://HOST:PORT` of the server, with a loopback host when it listens on every address.

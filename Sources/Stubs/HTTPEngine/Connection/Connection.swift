@@ -235,7 +235,7 @@ final class Connection {
             let bytes = response.serialized(date: date.now(), keepAlive: false)
             output.append(Array(bytes.prefix(bytes.count - min(max(1, withholding), bytes.count))))
         case .error(let error):
-            output.append(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
+            output.append(Response.error(error).serialized(date: date.now(), keepAlive: false))
         }
     }
 

@@ -29,14 +29,14 @@ enum ConnectionAction {
     /// Bytes on the wire, described rather than serialised, so the state machine needs no clock for `Date`.
     enum Wire: Equatable {
         case continueInterim
-        case response(HTTPResponse, keepAlive: Bool, withBody: Bool)
-        case streamHead(HTTPResponse, keepAlive: Bool, contentLength: Int?, chunked: Bool)
+        case response(Response, keepAlive: Bool, withBody: Bool)
+        case streamHead(Response, keepAlive: Bool, contentLength: Int?, chunked: Bool)
         case piece([UInt8], chunked: Bool)
         /// Bytes as they are: the `101` head and WebSocket frames.
         case raw([UInt8])
         case lastChunk
         /// The response without its last `withholding` bytes.
-        case partial(HTTPResponse, withholding: Int)
+        case partial(Response, withholding: Int)
         case error(HTTPError)
     }
 

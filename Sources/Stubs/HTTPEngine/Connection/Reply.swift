@@ -26,17 +26,17 @@ package struct Reply: Sendable {
     /// A transport action.
     package enum Action: Sendable, Equatable {
         /// The response, head and body at once.
-        case respond(HTTPResponse)
+        case respond(Response)
         /// The response's head now and its body as `pieces`, each after its pause; chunked or by length; then
         /// the body ends, or the connection breaks, as `end` says.
-        case stream(HTTPResponse, pieces: [BodyPiece], chunked: Bool, end: StreamEnd = .complete)
+        case stream(Response, pieces: [BodyPiece], chunked: Bool, end: StreamEnd = .complete)
         /// Close without answering (after answers to earlier requests on the connection).
         case drop
         /// Abort the connection with a TCP reset.
         case reset
         /// The response without its last `withholding` bytes (at least one), then close: the peer sees a
         /// response cut short.
-        case partial(HTTPResponse, withholding: Int)
+        case partial(Response, withholding: Int)
         /// These bytes as they are instead of a response, then close.
         case raw([UInt8])
         /// Never answer: input is read and dropped until the client leaves or the server stops.
@@ -51,7 +51,7 @@ package struct Reply: Sendable {
 package protocol HTTPResponder: Sendable {
     /// Decides the answer to `request`, on the loop's thread: keep it short, or return `.later` and fulfil
     /// `promise` when the answer is ready. Later requests on the same connection wait, in order.
-    func respond(to request: HTTPRequest, promise: ReplyPromise) -> Answer
+    func respond(to request: Request, promise: ReplyPromise) -> Answer
 }
 
 /// A responder's answer to one request.

@@ -6,7 +6,7 @@ extension RequestDecoder {
 
     /// Scans for the blank line ending the head, resuming where the last call stopped, and parses the head.
     /// - Returns: the request without its body, or nil when the head has not all arrived.
-    mutating func decodeHead() throws(HTTPError) -> HTTPRequest? {
+    mutating func decodeHead() throws(HTTPError) -> Request? {
         let tooLarge = HTTPError(.headerFieldsTooLarge, "request line and headers exceed \(maxHeaderBytes) bytes")
         while let line = try nextLine(within: maxHeaderBytes, of: start, tooLong: tooLarge, in: "the request head") {
             guard line.isEmpty else {
@@ -54,7 +54,7 @@ extension RequestDecoder {
     }
 
     /// Parses a head's lines, each ending in CRLF, without the blank line.
-    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPRequest {
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> Request {
         let lines = bytes.split(separator: lf, omittingEmptySubsequences: false).dropLast().map { $0.dropLast() }
         guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request line") }
         let (method, target, minorVersion) = try parseRequestLine(requestLine)
@@ -73,7 +73,7 @@ extension RequestDecoder {
         if target == "*" && method != "OPTIONS" {
             throw HTTPError(.badRequest, "the target * is only allowed with OPTIONS, not \(method)")
         }
-        return try HTTPRequest(method: method, target: target, minorVersion: minorVersion, headers: headers)
+        return try Request(method: method, target: target, minorVersion: minorVersion, headers: headers)
     }
 
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String, Int) {
@@ -128,7 +128,7 @@ extension RequestDecoder {
     }
 
     /// How the request's body is delimited: chunked, by `Content-Length`, or not at all.
-    static func framing(of request: HTTPRequest, maxBodyBytes: Int) throws(HTTPError) -> Framing {
+    static func framing(of request: Request, maxBodyBytes: Int) throws(HTTPError) -> Framing {
         let encodings = request.headers.values("Transfer-Encoding")
         let lengths = request.headers.values("Content-Length")
         if !encodings.isEmpty {

@@ -12,7 +12,7 @@ package struct RequestDecoder {
         /// The head asked for `Expect: 100-continue` and a body follows: send the interim answer now.
         case continueExpected
         /// A complete request.
-        case request(HTTPRequest)
+        case request(Request)
     }
 
     /// Most bytes of request line plus header fields (and of a chunked body's trailer section); beyond: 431.
@@ -33,7 +33,7 @@ package struct RequestDecoder {
     var requestLineStart: Int?
     var phase = Phase.head
     /// The request whose body is being read.
-    var pending: HTTPRequest?
+    var pending: Request?
     var body: [UInt8] = []
     private var failure: HTTPError?
 

@@ -174,7 +174,7 @@ final class EventLoop {
         let error = HTTPError(.serviceUnavailable, "too many open connections (limit \(limit)); try again later")
         var date = HTTPDate()
         var output = OutputQueue()
-        output.append(HTTPResponse.error(error).serialized(date: date.now(), keepAlive: false))
+        output.append(Response.error(error).serialized(date: date.now(), keepAlive: false))
         _ = try? output.flush(to: socket)
         socket.close()
     }

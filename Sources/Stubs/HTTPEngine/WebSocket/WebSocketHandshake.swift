@@ -26,7 +26,7 @@ package struct WebSocketHandshake: Sendable, Equatable {
 
     /// Checks `request` (RFC 6455, 4.2.1) and chooses the first of the client's subprotocols that `supported` has.
     /// - Throws: `Refusal` naming the first thing wrong.
-    package init(request: HTTPRequest, supported: [String] = []) throws(Refusal) {
+    package init(request: Request, supported: [String] = []) throws(Refusal) {
         guard request.method == "GET" else {
             throw Refusal(reason: "a WebSocket handshake is a GET, not \(request.method)")
         }

@@ -243,6 +243,6 @@ package struct OpenAPIDocument: Sendable {
 
     /// A JSON pointer token: percent-decoded, then `~1` as `/` and `~0` as `~`.
     private static func unescape(_ token: String) -> String {
-        (HTTPRequest.percentDecoded(Substring(token)) ?? token).replacing("~1", with: "/").replacing("~0", with: "~")
+        (Request.percentDecoded(Substring(token)) ?? token).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 }

@@ -165,7 +165,7 @@ package struct FixtureValidator {
         guard let schema = media["schema"], StubMaker.isJSON(key == "*/*" ? mediaType : key) else { return [] }
         guard !variant.body.isEmpty else { return ["(the body): empty, \(media.location) documents JSON"] }
         var body = variant.body
-        if let kind = variant.templateKind, let request = try? HTTPRequest(method: "GET", target: "/") {
+        if let kind = variant.templateKind, let request = try? Request(method: "GET", target: "/") {
             // A templated body as a request to the server's default address would get it (empty query values).
             body = Template(baseURL: "http://127.0.0.1:8080", request: request, pathParameters: [:])
                 .render(body, escaping: Template.Escaping(kind))

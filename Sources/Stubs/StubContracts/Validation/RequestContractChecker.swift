@@ -27,7 +27,7 @@ package final class RequestContractChecker: RequestChecker {
         return RequestContractChecker(root: root)
     }
 
-    package func problems(of request: HTTPRequest, for stub: Stub, pathParameters: [String: String]) -> [String] {
+    package func problems(of request: Request, for stub: Stub, pathParameters: [String: String]) -> [String] {
         guard let contract = stub.contract else { return [] }
         let url = root.appendingPathComponent(stub.api).appendingPathComponent(contract.spec)
         let loaded = documents.withLock { cache in
@@ -139,7 +139,7 @@ private struct RequestCheck {
     }
 
     /// The body: present when required, of a documented media type, and of the schema when that type is JSON.
-    mutating func body(_ request: HTTPRequest, against bodyNode: OpenAPIDocument.Node) {
+    mutating func body(_ request: Request, against bodyNode: OpenAPIDocument.Node) {
         let required = bodyNode["required"]?.value == .bool(true)
         guard !request.body.isEmpty else {
             if required { problems.append("body: missing (required)") }

@@ -5,5 +5,5 @@ package import HTTPMessages
 /// beside the request's journal entry and reported like a request no stub matched.
 package protocol RequestChecker: Sendable {
     /// Each problem of `request` for `stub`, such as `query.limit: expected integer, got "ten"`; none when it holds.
-    func problems(of request: HTTPRequest, for stub: Stub, pathParameters: [String: String]) -> [String]
+    func problems(of request: Request, for stub: Stub, pathParameters: [String: String]) -> [String]
 }

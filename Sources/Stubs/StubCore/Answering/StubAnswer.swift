@@ -70,7 +70,7 @@ extension StubDecision {
     /// The answer this decision gives `request`; nil for `.forward`, which the transport's forwarder answers.
     /// - Parameter baseURL: the server's URL as the client reached it, for templates' `{{baseURL}}`; only a
     ///   template asks for it (reading and checking `Host` on every request cost the server 10% of its rate).
-    package func answer(to request: HTTPRequest, baseURL: @autoclosure () -> String) -> StubAnswer? {
+    package func answer(to request: Request, baseURL: @autoclosure () -> String) -> StubAnswer? {
         switch outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
             var headers = HTTPHeaders([

@@ -111,7 +111,7 @@ extension StubState {
     /// decides it is forwarded, as `forwarding` says.
     /// - Parameter host: the host the request was sent to, for a transport that keeps real hosts (in process),
     ///   checked against stubs' `hosts`; nil (the socket server, whose requests carry its own address) ignores them.
-    package mutating func decide(_ request: HTTPRequest, host: String? = nil, forwarding: Forwarding = .none)
+    package mutating func decide(_ request: Request, host: String? = nil, forwarding: Forwarding = .none)
         -> StubDecision
     {
         let match = catalog.match(request, host: host, scenarios: scenarios)
@@ -152,7 +152,7 @@ extension StubState {
         return decision
     }
 
-    private mutating func decideVariant(of stub: Stub, for request: HTTPRequest, pathParameters: [String: String])
+    private mutating func decideVariant(of stub: Stub, for request: Request, pathParameters: [String: String])
         -> StubDecision
     {
         let (name, source): (String, VariantSource)
@@ -218,7 +218,7 @@ extension StubState {
     /// the generator whatever it picks, so one request's outcome never shifts the draws of the next.
     private mutating func drawTrouble(for variant: inout StubVariant) -> JournalEntry.Draw? {
         guard variant.faults != nil || chaos > 0 else { return nil }
-        var draw = JournalEntry.Draw(outcome: .answer)
+        var draw = JournalEntry.Draw()
         if let faults = variant.faults {
             let (chance, pick, delay) = (generator.unit(), generator.next(), generator.next())
             if let range = faults.delayMs {
@@ -228,7 +228,7 @@ extension StubState {
             }
             if variant.fault == nil, chance < faults.rate, !faults.kinds.isEmpty {
                 variant.fault = faults.kinds[Int(pick % UInt64(faults.kinds.count))]
-                (draw.outcome, draw.source) = (.fault(variant.fault!), .faults)
+                (draw.fault, draw.source) = (variant.fault, .faults)
             }
         }
         if chaos > 0 {
@@ -236,7 +236,7 @@ extension StubState {
             let kinds = RandomFaults.chaosKinds
             if variant.fault == nil, chance < chaos {
                 variant.fault = kinds[Int(pick % UInt64(kinds.count))]
-                (draw.outcome, draw.source) = (.fault(variant.fault!), .chaos)
+                (draw.fault, draw.source) = (variant.fault, .chaos)
             }
         }
         return draw

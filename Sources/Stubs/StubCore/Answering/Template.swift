@@ -15,13 +15,13 @@ import JSONModel
 /// (new per use). Unknown names stay as written.
 package struct Template {
     let baseURL: String
-    let request: HTTPRequest
+    let request: Request
     let pathParameters: [String: String]
     private let body: RequestBody
     /// The time `{{now}}` gives, the same for every use in one answer; formatted only when used.
     private let now: Date
 
-    package init(baseURL: String, request: HTTPRequest, pathParameters: [String: String], now: Date = Date()) {
+    package init(baseURL: String, request: Request, pathParameters: [String: String], now: Date = Date()) {
         self.baseURL = baseURL
         self.request = request
         self.pathParameters = pathParameters

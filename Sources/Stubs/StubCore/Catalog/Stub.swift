@@ -3,7 +3,7 @@ public struct Stub: Sendable, Equatable {
     /// The stub's name, unique in its catalog; answers carry it in `X-Stub-Name`.
     public var name: String
     /// The API folder it was loaded from, such as `albums`.
-    public var api: String
+    package var api: String
     /// The fixture file it was declared in, relative to the catalog's root, such as `albums/stubs.json`.
     public var file: String
     package var request: RequestPattern

@@ -103,7 +103,7 @@ extension StubCatalog {
     /// The nearest folder named `name` in the directory of `file` or any directory above it, such as the
     /// package's `MockData/` found from a test file's `#filePath`.
     /// - Returns: the folder, or nil when no directory above `file` has one.
-    public static func findFolder(named name: String = "MockData", from file: String = #filePath) -> URL? {
+    package static func findFolder(named name: String = "MockData", from file: String = #filePath) -> URL? {
         var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent(name)

@@ -29,7 +29,7 @@ public struct StubCatalog: Sendable {
     }
 
     /// The stub named `name`.
-    public func stub(named name: String) -> Stub? {
+    package func stub(named name: String) -> Stub? {
         stubs.first { $0.name == name }
     }
 
@@ -61,7 +61,7 @@ public struct StubCatalog: Sendable {
     /// - Parameters:
     ///   - host: the host the request was sent to, checked against stubs' `hosts` (in process); nil ignores them.
     ///   - scenarios: the current state of each scenario that has left `start`.
-    func match(_ request: HTTPRequest, host: String? = nil, scenarios: [String: String] = [:]) -> StubMatch {
+    func match(_ request: Request, host: String? = nil, scenarios: [String: String] = [:]) -> StubMatch {
         var allowed: [String] = []
         // A stub with this method and path that missed on something else makes a 404 with reasons, not a 405.
         var methodStubbedHere = false
@@ -121,7 +121,7 @@ public struct StubCatalog: Sendable {
 
     /// Up to three stubs that came nearest to matching, each with every field that did not match.
     private func closestMisses(
-        for request: HTTPRequest, host: String?, body: RequestBody, scenarios: [String: String]
+        for request: Request, host: String?, body: RequestBody, scenarios: [String: String]
     ) -> [StubMiss] {
         let misses = stubs.map { stub in
             var mismatches: [StubMiss.Mismatch] = []
@@ -162,7 +162,7 @@ public struct StubCatalog: Sendable {
             actual: "state \(current.debugDescription)")
     }
 
-    private static func mismatchesOfQueryAndHeaders(_ pattern: RequestPattern, _ request: HTTPRequest) -> [StubMiss
+    private static func mismatchesOfQueryAndHeaders(_ pattern: RequestPattern, _ request: Request) -> [StubMiss
         .Mismatch]
     {
         var mismatches: [StubMiss.Mismatch] = []

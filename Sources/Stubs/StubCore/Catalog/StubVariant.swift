@@ -10,7 +10,7 @@ public struct StubVariant: Sendable, Equatable {
     /// values are escaped. Nil when the body is not a template (reading every fixture's bytes at load costs).
     package private(set) var templateKind: BodyKind?
     /// How long to wait before answering.
-    public var delayMs: Int
+    package var delayMs: Int
     public var fault: Fault?
     /// How long to wait before the head is sent, on top of `delayMs`; then the body is paced.
     package var firstByteDelayMs: Int

@@ -192,7 +192,7 @@ extension StubRuntime {
     ///     stubs' `hosts`.
     ///   - baseURL: the server's URL as the client reached it, asked for only by templates.
     package func exchange(
-        _ request: HTTPRequest, host: String? = nil, forwarding: Forwarding = .none,
+        _ request: Request, host: String? = nil, forwarding: Forwarding = .none,
         baseURL: @autoclosure () -> String
     ) -> StubExchange {
         let (decision, generation, mutation) = state.withLock { state in
@@ -272,7 +272,7 @@ extension StubRuntime {
     }
 
     /// Records a request the forwarder answered with `status`, naming the forwarder by `label`.
-    package func recordForwarded(_ request: HTTPRequest, status: Int, label: String) {
+    package func recordForwarded(_ request: Request, status: Int, label: String) {
         state.withLock {
             _ = $0.journal.record(request, stub: nil, variant: nil, status: status, fault: nil, forwarded: label)
         }

@@ -35,7 +35,7 @@ public struct Redaction: Sendable, Equatable {
         let pairs = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
         let redacted = pairs.map { pair -> String in
             let name = pair.prefix { $0 != "=" }
-            let decoded = HTTPRequest.percentDecoded(name, plusIsSpace: true) ?? String(name)
+            let decoded = Request.percentDecoded(name, plusIsSpace: true) ?? String(name)
             return query.contains(decoded) ? "\(name)=\(Self.placeholder)" : String(pair)
         }
         return target[..<mark] + "?" + redacted.joined(separator: "&")

@@ -113,44 +113,12 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// What one request drew from the server's seeded generator.
     public struct Draw: Sendable, Equatable, Codable {
-        /// The answer, or the fault drawn in its place.
-        public var outcome: Outcome
-        /// Where a drawn fault came from.
+        /// The fault drawn in place of the answer; nil when the answer was sent.
+        public var fault: StubVariant.Fault?
+        /// Where `fault` came from.
         public var source: Source?
         /// The random delay added, in milliseconds.
         public var delayMs: Int?
-
-        /// What a draw gave; in JSON, `answer` or the fault's name.
-        public enum Outcome: Sendable, Equatable, Codable, CustomStringConvertible {
-            case answer
-            case fault(StubVariant.Fault)
-
-            public var description: String {
-                switch self {
-                case .answer: "answer"
-                case .fault(let fault): fault.rawValue
-                }
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let text = try decoder.singleValueContainer().decode(String.self)
-                if text == "answer" {
-                    self = .answer
-                } else if let fault = StubVariant.Fault(rawValue: text) {
-                    self = .fault(fault)
-                } else {
-                    throw DecodingError.dataCorrupted(
-                        DecodingError.Context(
-                            codingPath: decoder.codingPath,
-                            debugDescription: "\(text.debugDescription) is neither answer nor a fault"))
-                }
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(description)
-            }
-        }
 
         /// Where a drawn fault came from.
         public enum Source: String, Sendable, Equatable, Codable {
@@ -160,8 +128,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
             case chaos
         }
 
-        package init(outcome: Outcome, source: Source? = nil, delayMs: Int? = nil) {
-            self.outcome = outcome
+        package init(fault: StubVariant.Fault? = nil, source: Source? = nil, delayMs: Int? = nil) {
+            self.fault = fault
             self.source = source
             self.delayMs = delayMs
         }
@@ -293,7 +261,7 @@ package struct RequestJournal {
     /// Records `request` and what answered it; returns the entry's `id`.
     @discardableResult
     package mutating func record(
-        _ request: HTTPRequest, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
+        _ request: Request, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
         closest: [StubMiss]? = nil, forwarded: String? = nil, draw: JournalEntry.Draw? = nil,
         violations: [String]? = nil, stream: JournalEntry.StreamKind? = nil
     ) -> Int {
@@ -339,7 +307,7 @@ package struct RequestJournal {
 
     /// The GraphQL operation names `request` carries, if it names any; the body is read only when it mentions
     /// `operationName`, so other requests cost nothing.
-    static func operationName(of request: HTTPRequest) -> String? {
+    static func operationName(of request: Request) -> String? {
         guard
             request.queryValue("operationName") != nil
                 || request.body.withUnsafeBufferPointer({ Self.mentionsOperationName($0) })

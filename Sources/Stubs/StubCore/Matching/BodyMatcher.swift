@@ -164,7 +164,7 @@ package final class RequestBody {
     /// The body as JSON, nil when it is not JSON.
     private(set) lazy var json: JSONValue? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     /// The body's form fields, nil when it is not valid `application/x-www-form-urlencoded` text.
-    private(set) lazy var form: [HTTPRequest.QueryItem]? = try? HTTPRequest.formItems(Substring(text))
+    private(set) lazy var form: [Request.QueryItem]? = try? Request.formItems(Substring(text))
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes

@@ -29,7 +29,7 @@ package struct GraphQLMatcher: Sendable, Equatable {
 
     /// Every field the request's operations fail, named `graphql.operationName`, `graphql.variables.id`...; empty
     /// when each operation of the request (one, or each of a batch) matches.
-    package func mismatches(of request: HTTPRequest, body: RequestBody) -> [StubMiss.Mismatch] {
+    package func mismatches(of request: Request, body: RequestBody) -> [StubMiss.Mismatch] {
         let operations = GraphQLOperation.all(in: request, body: body)
         guard !operations.isEmpty else {
             return [.init(field: "graphql", expected: "a GraphQL operation", actual: "none in the request")]
@@ -95,7 +95,7 @@ package struct GraphQLOperation: Equatable {
 
     /// The operations of `request`: a `GET` with `query`, `operationName`, `variables` and `extensions`
     /// parameters, or a JSON body holding one operation or a batch (an array of them); none for anything else.
-    package static func all(in request: HTTPRequest, body: RequestBody) -> [GraphQLOperation] {
+    package static func all(in request: Request, body: RequestBody) -> [GraphQLOperation] {
         if request.method == "GET" || request.method == "HEAD" {
             let json = { (name: String) in
                 request.queryValue(name).flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }

@@ -8,8 +8,8 @@ import StubCore
 
 enum ControlPage {
     /// One part of the page, never cached, under the page's policy.
-    static func response(_ bytes: [UInt8], type: String) -> HTTPResponse {
-        HTTPResponse(
+    static func response(_ bytes: [UInt8], type: String) -> Response {
+        Response(
             status: .ok,
             headers: HTTPHeaders([
                 ("Content-Type", type), ("Cache-Control", "no-store"),

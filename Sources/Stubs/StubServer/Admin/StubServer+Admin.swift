@@ -11,7 +11,7 @@ import StubCore
 
 extension StubServer {
     /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
-    func adminResponse(to request: HTTPRequest) -> HTTPResponse {
+    func adminResponse(to request: Request) -> Response {
         let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).dropFirst().map { String(Substring($0)) }
         let method = request.method == "HEAD" ? "GET" : request.method
         let onPath = Self.adminRoutes.filter { $0.matches(parts) }
@@ -30,7 +30,7 @@ extension StubServer {
     private struct AdminRoute: CustomStringConvertible, Sendable {
         var methods: [String]
         var path: String
-        var handle: @Sendable (StubServer, HTTPRequest, _ parts: [String]) -> HTTPResponse
+        var handle: @Sendable (StubServer, Request, _ parts: [String]) -> Response
 
         var description: String { "\(methods.joined(separator: "|")) \(path)" }
 
@@ -131,14 +131,14 @@ extension StubServer {
         AdminRoute(methods: ["GET"], path: "/__stub/resources/{name}") { server, _, parts in
             server.respond { () throws(StubServerError) in
                 let items = try server.items(ofResource: parts[1])
-                return HTTPResponse(
+                return Response(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: [UInt8](items))
             }
         },
         AdminRoute(methods: ["PUT"], path: "/__stub/resources/{name}") { server, request, parts in
             server.respond { () throws(StubServerError) in
                 try server.setItems(Data(request.body), ofResource: parts[1])
-                return HTTPResponse(
+                return Response(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
                     body: [UInt8](try server.items(ofResource: parts[1])))
             }
@@ -218,7 +218,7 @@ extension StubServer {
     ]
 
     /// Runs `command` on the open sockets of a WebSocket stub: `{"sent": N}` with how many it reached.
-    private func webSocketCommand(stub: String, _ command: (StubWebSockets) throws(HTTPError) -> Int) -> HTTPResponse {
+    private func webSocketCommand(stub: String, _ command: (StubWebSockets) throws(HTTPError) -> Int) -> Response {
         guard let found = catalog.stub(named: stub) else {
             return .error(
                 HTTPError(.notFound, StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description))
@@ -235,7 +235,7 @@ extension StubServer {
     }
 
     /// `{"text": "hi"}`, `{"json": VALUE}` (sent as its JSON text), `{"binary": BASE64}`, or a plain-text body.
-    private static func webSocketMessage(in request: HTTPRequest) throws(HTTPError) -> WebSocketMessage {
+    private static func webSocketMessage(in request: Request) throws(HTTPError) -> WebSocketMessage {
         let text = String(decoding: request.body, as: UTF8.self)
         guard text.trimmingWhitespace().hasPrefix("{") else { return .text(text) }
         guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)),
@@ -254,7 +254,7 @@ extension StubServer {
         }
     }
 
-    private func respond(_ action: () throws(StubServerError) -> HTTPResponse) -> HTTPResponse {
+    private func respond(_ action: () throws(StubServerError) -> Response) -> Response {
         do {
             return try action()
         } catch {
@@ -269,12 +269,12 @@ extension StubServer {
     }
 
     /// The variant named by `?variant=`, a JSON body `{"variant": "bad"}`, or a plain-text body.
-    private func variantName(in request: HTTPRequest) throws(StubServerError) -> String {
+    private func variantName(in request: Request) throws(StubServerError) -> String {
         try namedValue("variant", in: request)
     }
 
     /// The value of `key` from `?KEY=`, a JSON body `{"KEY": "value"}`, or a plain-text body.
-    private func namedValue(_ key: String, in request: HTTPRequest) throws(StubServerError) -> String {
+    private func namedValue(_ key: String, in request: Request) throws(StubServerError) -> String {
         if let name = request.queryValue(key), !name.isEmpty { return name }
         if let object = try? JSONDecoder().decode([String: String].self, from: Data(request.body)),
             let name = object[key]
@@ -291,7 +291,7 @@ extension StubServer {
     /// Every field of `JournalQuery` from the query string: `stub`, `variant`, `method`, `path`, `query.NAME=VALUE`
     /// (one per query item the request must carry), `unmatched=true`, `body` (text the body contains), `change` and
     /// `key` (what the request did to a resource, and the item's key).
-    private func journalQuery(_ request: HTTPRequest) -> JournalQuery {
+    private func journalQuery(_ request: Request) -> JournalQuery {
         var items: [String: String] = [:]
         for item in request.query where item.name.hasPrefix("query.") {
             items[String(item.name.dropFirst("query.".count))] = item.value

@@ -16,7 +16,7 @@ extension StubServer {
 
     /// The engine's action for a handshake to a scripted variant: `101` and the script, or `400` with the reason
     /// the handshake is refused.
-    func webSocketAction(_ script: WebSocketScript, for decision: StubDecision, request: HTTPRequest) -> Reply.Action {
+    func webSocketAction(_ script: WebSocketScript, for decision: StubDecision, request: Request) -> Reply.Action {
         do throws(WebSocketHandshake.Refusal) {
             let handshake = try WebSocketHandshake(request: request, supported: script.protocols)
             let handler = StubWebSocket(
@@ -26,7 +26,7 @@ extension StubServer {
         } catch {
             let stub = decision.stubName ?? ""
             let status = error.upgradeRequired ? HTTPStatus(426) : .badRequest
-            var response = HTTPResponse.error(
+            var response = Response.error(
                 HTTPError(status, "stub \(stub) is a WebSocket and this is not a valid handshake: \(error.reason)"))
             response.headers.set("X-Stub-Name", stub)
             if error.upgradeRequired { response.headers.set("Sec-WebSocket-Version", "13") }

@@ -14,7 +14,7 @@ extension URLRequest {
     /// The request as the socket server would have decoded it: method, target (percent-encoded path and query as
     /// sent), the fields set on the request plus `Host`, and the body from `httpBody` or `httpBodyStream`.
     /// - Throws: `UnreadableRequest` with 413 for a body over `maxBodyBytes`, 400 for a URL without host.
-    func stubRequest(maxBodyBytes: Int) throws(UnreadableRequest) -> HTTPRequest {
+    func stubRequest(maxBodyBytes: Int) throws(UnreadableRequest) -> Request {
         guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let host = components.host, !host.isEmpty
         else {
@@ -30,7 +30,7 @@ extension URLRequest {
         }
         let body = try readBody(limit: maxBodyBytes)
         do {
-            return try HTTPRequest(method: httpMethod ?? "GET", target: target, headers: headers, body: body)
+            return try Request(method: httpMethod ?? "GET", target: target, headers: headers, body: body)
         } catch {
             throw UnreadableRequest(error: error)
         }

@@ -13,14 +13,14 @@ struct HTTPRequestTests {
         ("/search?term=%F0%9F%8E%B8", "/search", [("term", "🎸")]),
     ])
     func split_decodesPathAndQuery(_ target: String, path: String, query: [(String, String)]) throws {
-        let request = try HTTPRequest(method: "GET", target: target)
+        let request = try Request(method: "GET", target: target)
         #expect(request.path == path)
-        #expect(request.query == query.map { HTTPRequest.QueryItem(name: $0.0, value: $0.1) })
+        #expect(request.query == query.map { Request.QueryItem(name: $0.0, value: $0.1) })
     }
 
     @Test(arguments: ["search", "/a%zz", "/a?x=%", "/a?x=%C3"])
     func split_rejectsBadTargets(_ target: String) {
-        #expect(throws: HTTPError.self) { try HTTPRequest(method: "GET", target: target) }
+        #expect(throws: HTTPError.self) { try Request(method: "GET", target: target) }
     }
 
     @Test(
@@ -30,7 +30,7 @@ struct HTTPRequestTests {
         ] as [(Int, String?, Bool)])
     func keepAlive_followsVersionAndConnectionHeader(_ minor: Int, connection: String?, expected: Bool) throws {
         let headers = HTTPHeaders(connection.map { [("Connection", $0)] } ?? [])
-        let request = try HTTPRequest(method: "GET", target: "/", minorVersion: minor, headers: headers)
+        let request = try Request(method: "GET", target: "/", minorVersion: minor, headers: headers)
         #expect(request.keepAlive == expected)
     }
 

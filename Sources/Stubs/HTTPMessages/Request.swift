@@ -1,5 +1,5 @@
 /// A parsed HTTP/1.x request as the server received it.
-package struct HTTPRequest: Sendable, Equatable {
+package struct Request: Sendable, Equatable {
     /// The method token, such as `GET`.
     package var method: String
     /// The request target exactly as sent, such as `/search?term=a+b`.

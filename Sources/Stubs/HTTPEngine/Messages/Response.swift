@@ -2,7 +2,7 @@
 
 package import HTTPMessages
 
-package struct HTTPResponse: Sendable, Equatable {
+package struct Response: Sendable, Equatable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     /// The body; setting it drops `file`.
@@ -26,10 +26,10 @@ package struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A JSON error answer, `{"error": message}`, with the error's status.
-    package static func error(_ error: HTTPError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    package static func error(_ error: HTTPError, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         var headers = headers
         headers.set("Content-Type", "application/json")
-        return HTTPResponse(status: error.status, headers: headers, body: error.jsonBody)
+        return Response(status: error.status, headers: headers, body: error.jsonBody)
     }
 
     /// The status line and header fields on the wire: the given fields plus `Date`, `Content-Length` (of
