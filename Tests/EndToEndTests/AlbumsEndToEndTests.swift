@@ -171,4 +171,22 @@ struct AlbumsEndToEndTests {
                     == "Copyright © 2020 Apple Inc. All rights reserved.")
         }
     }
+
+    /// A sweep's finding, kept: names of zero-width characters only (`feed.results[*].name:text-zero-width`) showed
+    /// rows with nothing in them; they read as missing now, as blank names always did.
+    @Test(arguments: Transport.allCases) func albumList_readsInvisibleNamesAsMissing(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: AlbumsEndpoint.v2Host) { stubs in
+            try await stubs.server.setVariant("invisible-text", forStub: "top-albums")
+            let model = AlbumListViewModel(client: LiveAlbumsClient(http: stubs.client(), baseURL: stubs.baseURL))
+            await model.viewAppeared()
+            guard case .loaded(let rows) = model.state else {
+                Issue.record("expected rows, got \(model.state)")
+                return
+            }
+            #expect(rows.map(\.title) == [AlbumRow.untitled, "Velvet Arcade"])
+            #expect(rows.map(\.artist) == [AlbumRow.unknownArtist, "Glass Animals Club"])
+        }
+    }
 }

@@ -137,4 +137,33 @@ struct DessertsEndToEndTests {
             #expect(meal.id == "52893")
         }
     }
+
+    /// A sweep's finding, kept: an ingredient, a tag or a line of the method of zero-width characters only
+    /// (`meals[*].strIngredient2:text-zero-width`, `meals[*].strInstructions:text-zero-width`) showed as an empty
+    /// line; they are left out now, as blank ones always were.
+    @Test(arguments: Transport.allCases) func detail_leavesOutInvisibleText(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            try await stubs.server.setVariant("invisible-text", forStub: "dessert-crumble")
+            let model = DessertDetailViewModel(id: "52893", title: "Apple & Blackberry Crumble", client: client(stubs))
+            await model.viewAppeared()
+            guard case .loaded(let meal) = model.state else {
+                Issue.record("expected the meal, got \(model.state)")
+                return
+            }
+            #expect(meal.paragraphs == ["Heat the oven to 190C.", "Serve with custard."])
+            #expect(meal.ingredients.map(\.name) == ["Plain Flour", "Butter"])
+            #expect(meal.tags == ["Pudding"])
+        }
+    }
+
+    /// A sweep's finding, kept: a dessert named with zero-width characters only (`meals[*].strMeal:text-zero-width`)
+    /// showed an empty row; it is left out now, as a dessert without a name always was.
+    @Test(arguments: Transport.allCases) func list_leavesOutInvisibleNames(_ transport: Transport) async throws {
+        try await Stubs.with(transport, realHost: MealDBEndpoint.liveBaseURL) { stubs in
+            try await stubs.server.setVariant("invisible-text", forStub: "desserts")
+            let model = DessertListViewModel(client: client(stubs), locale: Locale(identifier: "en_US"))
+            await model.viewAppeared()
+            #expect(model.state == .loaded([DessertSummary(id: "53049", name: "Apam balik", thumbnailURL: nil)]))
+        }
+    }
 }

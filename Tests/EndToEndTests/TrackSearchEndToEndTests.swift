@@ -141,4 +141,20 @@ struct TrackSearchEndToEndTests {
             #expect(try await server.requestCount(JournalQuery()) == 1)
         }
     }
+
+    /// A sweep's finding, kept: a track name, artist or kind of zero-width characters only
+    /// (`results[*].trackName:text-zero-width`, ...) showed a row with an invisible title; they read as missing
+    /// now, so the row falls back to the collection's name and the result's type.
+    @Test(arguments: Transport.allCases) func firstPage_readsInvisibleTextAsMissing(_ transport: Transport)
+        async throws
+    {
+        try await Stubs.with(transport, realHost: URL.iTunes) { stubs in
+            try await stubs.server.setVariant("invisible-text", forStub: "jack-johnson-page-1")
+            let (model, _) = make(stubs)
+            await model.searchTextChanged("jack johnson")?.value
+            #expect(model.rows.map(\.title) == ["Harbor Songs", "Better Days"])
+            #expect(model.rows.map(\.artist) == [nil, "Jack Johnson"])
+            #expect(model.rows.map(\.kindLabel) == ["Track", "Song"])
+        }
+    }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import ImageCache
+import Networking
 public import Observation
 
 /// The info screen of one album: display-ready fields and its artwork.
@@ -39,7 +40,7 @@ public final class AlbumInfoViewModel {
         artist = row.artist
         genres = Self.displayGenres(album.genres)
         releaseDate = Self.displayDate(album.releaseDate, locale: locale)
-        copyright = album.copyright ?? feedCopyright.flatMap { $0.isEmpty ? nil : $0 }
+        copyright = album.copyright ?? feedCopyright.flatMap { $0.isBlank ? nil : $0 }
         storeURL = album.url
         isExplicit = album.contentAdvisory == .explicit
         artworkURL = album.artworkURL

@@ -30,7 +30,7 @@ extension MealDetail: Decodable {
         category = text("strCategory")
         area = text("strArea")
         tags = (text("strTags") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
+            !$0.isBlank
         }
         paragraphs = Self.paragraphs(text("strInstructions") ?? "")
         thumbnailURL = fields.webURL(AnyKey(stringValue: "strMealThumb"))
@@ -55,7 +55,7 @@ extension MealDetail: Decodable {
 
     static func paragraphs(_ text: String) -> [String] {
         text.replacingOccurrences(of: "\r\n", with: "\n").split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isBlank }
     }
 }
 

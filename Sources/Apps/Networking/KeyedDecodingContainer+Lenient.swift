@@ -1,13 +1,14 @@
 public import Foundation
 
 extension KeyedDecodingContainer {
-    /// A string (or an integer, as a string) trimmed of whitespace; nil when missing, null, blank or another type.
+    /// A string (or an integer, as a string) trimmed of whitespace; nil when missing, null, blank (`isBlank`: only
+    /// spaces, zero-width or control characters) or another type.
     /// Real answers send ids as strings or numbers and leave fields out, null or empty: none of that should cost
     /// the record.
     public func lenientString(_ key: Key) -> String? {
         if let text = try? decodeIfPresent(String.self, forKey: key) {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty ? nil : trimmed
+            return trimmed.isBlank ? nil : trimmed
         }
         if let number = try? decodeIfPresent(Int.self, forKey: key) { return String(number) }
         return nil

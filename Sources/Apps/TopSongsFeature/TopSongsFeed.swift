@@ -1,4 +1,5 @@
 public import Foundation
+import Networking
 public import XMLPath
 
 /// Reads the legacy iTunes top-songs Atom feed (elements in the `im:` namespace) with an `XMLPathParser`.
@@ -25,7 +26,7 @@ public enum TopSongsFeed {
     }
 
     static func song(_ record: XMLRecord, position: Int) -> Song {
-        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isBlank ? nil : $0 } }
         let links = record.elements["link"] ?? []
         let page = links.first { $0.attributes["rel"] == "alternate" }?.attributes["href"]
         let preview = links.first { $0.attributes["im:assetType"] == "preview" }?.attributes["href"]

@@ -1,4 +1,5 @@
 public import Foundation
+import Networking
 
 /// What the results list shows for one track.
 public struct TrackRow: Sendable, Equatable, Identifiable {
@@ -22,7 +23,7 @@ public struct TrackRow: Sendable, Equatable, Identifiable {
         artist = track.artistName
         kindLabel = Self.kindLabel(kind: track.kind, wrapperType: track.wrapperType, genre: track.genre)
         duration = track.durationMillis.flatMap { Self.duration(milliseconds: $0) }
-        description = track.description.map(HTMLText.readable).flatMap { $0.isEmpty ? nil : $0 }
+        description = track.description.map(HTMLText.readable).flatMap { $0.isBlank ? nil : $0 }
         previewURL = track.previewURL
         artworkURL = track.artworkURL
     }

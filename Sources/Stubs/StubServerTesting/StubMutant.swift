@@ -15,7 +15,10 @@ public import Testing
 ///     }
 /// }
 /// ```
-public struct StubMutant: Sendable, CustomTestStringConvertible {
+///
+/// A mutant is `Codable`, so an exit test can capture it (Swift 6.3 and later) and run the app's code for it in a
+/// child process: see `exitAfter(within:_:)`.
+public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
     /// The stub whose answer is mutated.
     public let stub: String
     /// The variant whose answer is mutated.
@@ -24,6 +27,8 @@ public struct StubMutant: Sendable, CustomTestStringConvertible {
     public let id: String
     /// What the mutant does, in one line.
     public let change: String
+    /// The fixtures folder the mutant's stub comes from.
+    private let fixtures: URL
     private let catalog: StubCatalog
 
     public var testDescription: String { id }
@@ -35,10 +40,42 @@ public struct StubMutant: Sendable, CustomTestStringConvertible {
     public static func all(
         of stub: String, variant: String = "good", fixtures: String = "MockData", filePath: String = #filePath
     ) throws -> [StubMutant] {
-        let catalog = try CatalogCache.catalog(of: try resolveFixtures(fixtures, url: nil, from: filePath))
+        let folder = try resolveFixtures(fixtures, url: nil, from: filePath)
+        let catalog = try CatalogCache.catalog(of: folder)
         return try catalog.variant(variant, ofStub: stub).mutants.map {
-            StubMutant(stub: stub, variant: variant, id: $0.id, change: $0.description, catalog: catalog)
+            StubMutant(
+                stub: stub, variant: variant, id: $0.id, change: $0.description, fixtures: folder, catalog: catalog)
         }
+    }
+
+    private init(stub: String, variant: String, id: String, change: String, fixtures: URL, catalog: StubCatalog) {
+        (self.stub, self.variant, self.id, self.change) = (stub, variant, id, change)
+        (self.fixtures, self.catalog) = (fixtures, catalog)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case stub, variant, id, change, fixtures
+    }
+
+    /// Reads a mutant written by `encode(to:)`, loading its fixtures folder again (once per process and folder).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let fixtures = URL(fileURLWithPath: try container.decode(String.self, forKey: .fixtures))
+        try self.init(
+            stub: container.decode(String.self, forKey: .stub),
+            variant: container.decode(String.self, forKey: .variant),
+            id: container.decode(String.self, forKey: .id), change: container.decode(String.self, forKey: .change),
+            fixtures: fixtures, catalog: CatalogCache.catalog(of: fixtures))
+    }
+
+    /// Writes the mutant's stub, variant, ID, description and fixtures folder (not the catalog).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stub, forKey: .stub)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(id, forKey: .id)
+        try container.encode(change, forKey: .change)
+        try container.encode(fixtures.path, forKey: .fixtures)
     }
 
     /// Runs `body` with a fresh in-process server of the whole catalog whose `stub` answers this mutant of its

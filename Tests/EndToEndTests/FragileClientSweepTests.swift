@@ -1,0 +1,130 @@
+import Foundation
+import StubServerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Proof that a sweep catches what it exists to catch: a deliberately fragile client (a forced cast, `results[0]`,
+/// a date parsed with `!`, a loop that waits for a non-empty list) run against every mutant of a small answer in a
+/// child process (an exit test) is reported crashed, failed or hung for exactly the mutants that break one of its
+/// assumptions, read off each mutant's answer; a careful client passes them all.
+struct FragileClientSweepTests {
+    static let releases = URL(string: "https://releases.example/v1/releases")!
+
+    /// A client written the way sweeps exist to catch: every assumption about the answer is forced.
+    enum FragileClient {
+        static func firstRelease(_ configuration: URLSessionConfiguration) async throws -> String {
+            let session = URLSession(configuration: configuration)
+            var results: [[String: Any]] = []
+            while true {
+                let (data, _) = try await session.data(from: releases)
+                let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+                results = object["results"] as! [[String: Any]]
+                if !results.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let first = results[0]
+            let name = first["name"] as! String
+            let released = ISO8601DateFormatter().date(from: first["released"] as! String)!
+            return "\(name), \(released)"
+        }
+    }
+
+    /// The same screen written with care: a bounded request, optional fields, a state for every answer.
+    enum CarefulClient {
+        struct EmptyRelease: Error {}
+
+        enum Screen: Equatable {
+            case release(String)
+            case empty
+            case failed(String)
+        }
+
+        private struct Page: Decodable {
+            struct Release: Decodable {
+                var name: String?
+                var released: String?
+            }
+            var results: [Release]?
+        }
+
+        static func firstRelease(_ configuration: URLSessionConfiguration) async -> Screen {
+            do {
+                let request = URLRequest(url: releases, timeoutInterval: 2)
+                let (data, response) = try await URLSession(configuration: configuration).data(for: request)
+                guard (response as? HTTPURLResponse)?.statusCode == 200 else { return .failed("The server is unwell.") }
+                let page = try JSONDecoder().decode(Page.self, from: data)
+                guard let first = page.results?.first(where: { $0.name?.isEmpty == false }), let name = first.name
+                else { return .empty }
+                let date = first.released.flatMap(ISO8601DateFormatter().date(from:))
+                return .release(date.map { "\(name), \($0)" } ?? name)
+            } catch {
+                return .failed("The releases could not be loaded.")
+            }
+        }
+    }
+
+    /// What the fragile client's assumptions make of `mutant`'s answer, fetched in this process with a 5 s limit:
+    /// no answer in time hangs it; a transport error or a body that is not JSON fails it (it throws); JSON that is
+    /// not an object with a list of objects, a first element without a string `name`, or a `released` that is no
+    /// ISO 8601 date crashes it; an empty list hangs it (it asks again forever).
+    static func expectedOutcome(of mutant: StubMutant) async throws -> StubMutant.Outcome {
+        try await mutant.withStubs { stubs in
+            let session = URLSession(configuration: stubs.sessionConfiguration)
+            let data: Data
+            do {
+                // The request's own limit: in process, a session configuration's is not applied.
+                data = try await session.data(for: URLRequest(url: releases, timeoutInterval: 5)).0
+            } catch let error as URLError where error.code == .timedOut {
+                return .hung
+            } catch {
+                return .failed
+            }
+            guard let json = try? JSONSerialization.jsonObject(with: data) else { return .failed }
+            guard let object = json as? [String: Any], let results = object["results"] as? [[String: Any]] else {
+                return .crashed
+            }
+            guard let first = results.first else { return .hung }
+            guard first["name"] is String, let released = first["released"] as? String,
+                ISO8601DateFormatter().date(from: released) != nil
+            else { return .crashed }
+            return .passed
+        }
+    }
+
+    static let mutants = Result { try StubMutant.all(of: "releases", fixtures: "FragileFixtures") }
+
+    #if compiler(>=6.3) && (os(macOS) || os(Linux))
+        @Test(arguments: try mutants.get())
+        func theFragileClient_breaksOnExactlyTheMutantsThatBreakAnAssumption(_ mutant: StubMutant) async throws {
+            let expected = try await Self.expectedOutcome(of: mutant)
+            let result = await #expect(processExitsWith: expected == .passed ? .success : .failure) { [mutant] in
+                await mutant.exitAfter(within: .seconds(5)) { stubs in
+                    _ = try await FragileClient.firstRelease(stubs.sessionConfiguration)
+                }
+            }
+            #expect(result.map(StubMutant.Outcome.init) == expected, "\(mutant.id)")
+        }
+
+        @Test(arguments: try mutants.get())
+        func theCarefulClient_passesEveryMutant(_ mutant: StubMutant) async throws {
+            await #expect(processExitsWith: .success, "\(mutant.id)") { [mutant] in
+                await mutant.exitAfter(within: .seconds(5)) { stubs in
+                    let screen = await CarefulClient.firstRelease(stubs.sessionConfiguration)
+                    if case .release(let text) = screen, text.isEmpty { throw CarefulClient.EmptyRelease() }
+                }
+            }
+        }
+    #endif
+
+    @Test func theExpectedOutcomes_coverEveryKind() async throws {
+        let counts = try await withThrowingTaskGroup(of: StubMutant.Outcome.self) { group in
+            for mutant in try Self.mutants.get() { group.addTask { try await Self.expectedOutcome(of: mutant) } }
+            return try await group.reduce(into: [StubMutant.Outcome: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        // 79 mutants: 26 passed, 16 failed, 34 crashed, 3 hung when this was written.
+        #expect(Set(counts.keys) == Set(StubMutant.Outcome.allCases), "\(counts)")
+    }
+}
