@@ -4,9 +4,11 @@
 //   same list twice;
 // - a body that reads as JSON gives value mutants, and each applied (eight of them, spread along the list) is
 //   JSON again, as the reader reads it;
-// - a body that does not read as JSON gives the whole-answer mutants only.
+// - a body that reads as XML (one element, properly nested) gives element mutants, and each applied (eight of them)
+//   is one well-formed element again;
+// - a body that reads as neither gives the whole-answer mutants only.
 //
-// Seeds: small JSON documents of our own shapes, in Fuzz/seeds/mutations.
+// Seeds: small JSON and XML documents of our own shapes, in Fuzz/seeds/mutations.
 
 import HTTPMessages
 
@@ -23,8 +25,10 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(mutants.allSatisfy { !$0.id.isEmpty && !$0.description.isEmpty })
     precondition(Mutations.of(answer).map(\.id) == mutants.map(\.id), "a second list differs")
     let whole = WholeChange.all.count
-    guard JSONNode(parsing: body) != nil else {
-        precondition(mutants.count == whole, "a body that is not JSON got value mutants")
+    let isJSON = JSONNode(parsing: body) != nil
+    let isXML = !isJSON && XMLOutline(parsing: body) != nil
+    guard isJSON || isXML else {
+        precondition(mutants.count == whole, "a body that is neither JSON nor XML got value mutants")
         return 0
     }
     let values = mutants.dropFirst(whole)
@@ -35,7 +39,11 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard case .answer(let mutated) = mutant.apply(to: answer) else {
             preconditionFailure("\(mutant.id) is not an answer")
         }
-        precondition(JSONNode(parsing: mutated.body) != nil, "\(mutant.id) is not JSON")
+        if isJSON {
+            precondition(JSONNode(parsing: mutated.body) != nil, "\(mutant.id) is not JSON")
+        } else {
+            precondition(XMLOutline(parsing: mutated.body) != nil, "\(mutant.id) is not one well-formed element")
+        }
     }
     return 0
 }

@@ -94,7 +94,8 @@ struct FragileClientSweepTests {
         }
     }
 
-    static let mutants = Result { try StubMutant.all(of: "releases", fixtures: "FragileFixtures") }
+    /// Which of them: `Sweep` (every one under `SWEEP=all`).
+    static let mutants = Result { try Sweep.cases(StubMutant.all(of: "releases", fixtures: "FragileFixtures")) }
 
     #if compiler(>=6.3) && (os(macOS) || os(Linux))
         @Test(arguments: try mutants.get())

@@ -17,15 +17,20 @@ struct MutationServingTests {
     static let host = URL(string: "https://api.example.com")!
     static let body = #"{"items":[{"id":7,"name":"Harbor","url":"https://a.example/7","released":"2024-05-17"}]}"#
 
-    static func withStubs<T>(_ transport: Transport, _ body: (Stubs) async throws -> T) async throws -> T {
+    static let xmlBody = #"<?xml version="1.0"?><feed><entry><title>Harbor</title><link href="a"/></entry></feed>"#
+
+    static func withStubs<T>(
+        _ transport: Transport, body answer: String = Self.body, contentType: String = "application/json",
+        _ body: (Stubs) async throws -> T
+    ) async throws -> T {
         let fixtures = try TemporaryFixtures([
             "api/stubs.json": #"""
             { "hosts": ["api.example.com"], "stubs": [
               { "name": "items", "request": { "path": "/items" },
-                "variants": { "good": { "headers": { "Content-Type": "application/json" }, "bodyFile": "items.json" },
+                "variants": { "good": { "headers": { "Content-Type": "\#(contentType)" }, "bodyFile": "items.json" },
                               "bad": { "body": "{" }, "nil": { "body": "" } } } ] }
             """#,
-            "api/items.json": Self.body,
+            "api/items.json": answer,
         ])
         defer { fixtures.remove() }
         return try await Stubs.with(transport, fixtures: fixtures.root, realHost: host, body)
@@ -40,6 +45,25 @@ struct MutationServingTests {
         let session = session ?? URLSession(configuration: stubs.configuration)
         let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
+    }
+
+    /// Every element mutant of an XML answer, over each transport: the bytes `Mutations` makes.
+    @Test(arguments: Transport.allCases)
+    func everyXMLMutant_isAnsweredWithItsBytes(_ transport: Transport) async throws {
+        let good = MutableAnswer(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(Self.xmlBody.utf8))
+        let mutants = Mutations.of(good).filter { $0.id.hasPrefix("/") }
+        #expect(mutants.map(\.id).contains("/feed/entry/title:text-empty"))
+        try await Self.withStubs(transport, body: Self.xmlBody, contentType: "application/xml") { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.invalidateAndCancel() }
+            for mutant in mutants {
+                guard case .answer(let expected) = mutant.apply(to: good) else { continue }
+                let fetched = try await Self.fetch(stubs, mutation: mutant.id, session: session)
+                #expect(fetched.status == 200, "\(mutant.id)")
+                #expect(fetched.body == expected.body, "\(mutant.id)")
+            }
+        }
     }
 
     /// Every mutant that answers with bytes (not a fault, not past the timeout), over each transport: the bytes

@@ -99,8 +99,8 @@ struct MutationsTests {
         #expect(try applied("fault:hang") == .fault("hang"))
     }
 
-    @Test(arguments: ["plain text", "<feed><entry/></feed>", "", "[1,2,", #"{"a":1}x"#])
-    func aBodyThatIsNotJSON_hasTheWholeAnswerMutantsOnly(_ body: String) {
+    @Test(arguments: ["plain text", "<feed><entry/>", "", "[1,2,", #"{"a":1}x"#])
+    func aBodyThatIsNeitherJSONNorXML_hasTheWholeAnswerMutantsOnly(_ body: String) {
         let mutants = Mutations.of(Self.answer(body))
         #expect(mutants.map(\.id) == WholeChange.all.map(\.id))
     }

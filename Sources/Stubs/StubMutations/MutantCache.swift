@@ -8,6 +8,8 @@ final class MutantCache: Sendable {
         let index: [String: Int]
         /// The body as JSON, nil when it is not.
         let document: JSONNode?
+        /// The body's XML elements, nil when it is JSON or not XML.
+        let outline: XMLOutline?
     }
 
     static let shared = MutantCache(capacity: 8)
@@ -28,10 +30,11 @@ final class MutantCache: Sendable {
     func entry(for body: [UInt8]) -> Entry {
         if let hit = entries.withLock({ $0.first { $0.body == body }?.entry }) { return hit }
         let document = JSONNode(parsing: body)
-        let mutants = Mutations.list(document)
+        let outline = document == nil ? XMLOutline(parsing: body) : nil
+        let mutants = Mutations.list(document, outline)
         let entry = Entry(
             mutants: mutants, index: Dictionary(mutants.enumerated().map { ($1.id, $0) }) { first, _ in first },
-            document: document)
+            document: document, outline: outline)
         entries.withLock { entries in
             entries.removeAll { $0.body == body }
             entries.insert((body, entry), at: 0)

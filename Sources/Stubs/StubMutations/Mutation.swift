@@ -3,8 +3,8 @@ package import HTTPMessages
 /// One hostile version of a good answer: a value removed or retyped, an empty list, an HTML error page with
 /// status 200, a reset. Made by `Mutations`, applied with `apply(to:)`.
 package struct Mutation: Sendable, Equatable, CustomStringConvertible {
-    /// Stable, readable and typeable: `feed.results[*].name:null`, `feed.results:one`, `body:html-error-page`,
-    /// `status:503`, `fault:reset`. The same answer gives the same IDs in the same order.
+    /// Stable, readable and typeable: `feed.results[*].name:null`, `feed.results:one`, `/feed/entry/title:removed`,
+    /// `body:html-error-page`, `status:503`, `fault:reset`. The same answer gives the same IDs in the same order.
     package let id: String
     /// One line saying what the mutant does.
     package let description: String
@@ -13,6 +13,8 @@ package struct Mutation: Sendable, Equatable, CustomStringConvertible {
     enum Change: Sendable, Equatable {
         /// A JSON value (or every value the path reaches through `[*]`) changed.
         case value(path: [JSONStep], ValueChange)
+        /// Every XML element at a path changed.
+        case element(path: String, ElementChange)
         /// The answer as a whole.
         case whole(WholeChange)
     }

@@ -1,6 +1,7 @@
 /// The hostile versions of a good answer, derived from it without I/O: every JSON value removed, null, retyped,
 /// emptied, huge, odd or extreme (per path, array elements collapsed to `[*]`), every array empty, of one element
-/// or with its first twice, every object with a key no client knows; and the answer as a whole broken: empty, cut,
+/// or with its first twice, every object with a key no client knows; every XML element (per path) removed, twice,
+/// its text emptied or huge; and the answer as a whole broken: empty, cut,
 /// an HTML error page with status 200, another type, each status class, each transport fault, too late.
 package enum Mutations {
     /// Most mutants of one answer; beyond it value mutants are chosen evenly along the document.
@@ -12,12 +13,19 @@ package enum Mutations {
         MutantCache.shared.entry(for: answer.body).mutants
     }
 
-    /// The mutants of a body parsed as `document` (nil: not JSON).
-    static func list(_ document: JSONNode?) -> [Mutation] {
+    /// The mutants of a body parsed as `document` (nil: not JSON) or `outline` (nil: not XML).
+    static func list(_ document: JSONNode?, _ outline: XMLOutline? = nil) -> [Mutation] {
         let whole = WholeChange.all.map { Mutation(id: $0.id, description: $0.description, change: .whole($0)) }
-        guard let document else { return whole }
         var values: [Mutation] = []
-        for shape in ValueShape.collect(document) {
+        for shape in outline?.shapes ?? [] {
+            for change in ElementChange.changes(for: shape.elements) {
+                values.append(
+                    Mutation(
+                        id: "\(shape.path):\(change.rawValue)", description: change.describe(shape.path),
+                        change: .element(path: shape.path, change)))
+            }
+        }
+        for shape in document.map(ValueShape.collect) ?? [] {
             for change in shape.changes {
                 values.append(
                     Mutation(
@@ -49,6 +57,11 @@ extension Mutation {
             guard let document = MutantCache.shared.entry(for: answer.body).document else { return .answer(answer) }
             var mutated = answer
             mutated.body = (document.changing(path[...], change) ?? .null).serialized
+            return .answer(mutated)
+        case .element(let path, let change):
+            guard let outline = MutantCache.shared.entry(for: answer.body).outline else { return .answer(answer) }
+            var mutated = answer
+            mutated.body = change.apply(to: answer.body, outline.elements.filter { $0.path == path })
             return .answer(mutated)
         }
     }
