@@ -99,6 +99,56 @@
             }
         }
 
+        /// The mutant box of a stub: an ID of its variant typed and answered makes the app's next request get that
+        /// mutant; an ID it has not is refused on the page with the nearest; an empty box clears the choice.
+        @Test func thePage_answersAMutantChosenByID() async throws {
+            let stubs =
+                #"{"stubs": [{"name": "items", "request": {"path": "/items"}, "variants": {"good": {"headers": {"Content-Type": "application/json"}, "body": "{\"items\": [{\"name\": \"a\"}]}"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+            let fixtures = try TemporaryFixtures(["api/stubs.json": stubs])
+            defer { fixtures.remove() }
+            try await withStubServer(fixtures: fixtures.root) { server in
+                func fetched() async throws -> (Int, String) {
+                    let url = URL(string: server.baseURL.absoluteString + "/items")!
+                    let (data, response) = try await Self.session().data(from: url)
+                    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+                }
+                try await Browser.withSession { browser in
+                    try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
+                    let box = #"[data-stub="items"] input"#
+                    let answer = #"[data-stub="items"] button"#
+                    try await waitUntil("the stub's row", within: .seconds(10), every: .milliseconds(20)) {
+                        (try? await browser.find(box)) != nil
+                    }
+                    let input = try await browser.find(box)
+                    try await browser.click(input)
+                    try await browser.sendKeys(input, "items[*].name:nul")
+                    try await browser.click(try await browser.find(answer))
+                    try await waitUntil("the refusal to be said", every: .milliseconds(20)) {
+                        try await browser.text("#status").contains("items has no mutant items[*].name:nul; nearest: ")
+                    }
+                    #expect(server.mutation(forStub: "items") == nil)
+
+                    try await browser.click(input)
+                    _ = try await browser.execute("document.querySelector('\(box)').value = ''")
+                    try await browser.sendKeys(input, "items[*].name:null")
+                    try await browser.click(try await browser.find(answer))
+                    try await waitUntil("the mutant to be chosen", every: .milliseconds(20)) {
+                        server.mutation(forStub: "items") == "items[*].name:null"
+                    }
+                    #expect(try await fetched() == (200, #"{"items":[{"name":null}]}"#))
+                    #expect(try await browser.text("#status") == "items answers its mutant items[*].name:null")
+
+                    try await browser.click(input)
+                    _ = try await browser.execute("document.querySelector('\(box)').value = ''")
+                    try await browser.click(try await browser.find(answer))
+                    try await waitUntil("the choice to be cleared", every: .milliseconds(20)) {
+                        server.mutation(forStub: "items") == nil
+                    }
+                    #expect(try await fetched().1 == #"{"items": [{"name": "a"}]}"#)
+                }
+            }
+        }
+
         /// A request its stub's OpenAPI operation refuses is listed with the problems, as text.
         @Test func thePage_showsWhatTheAPIContractRefuses() async throws {
             let document = """

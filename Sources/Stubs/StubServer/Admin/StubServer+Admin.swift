@@ -102,6 +102,15 @@ extension StubServer {
                 return .json(.ok, server.stubList())
             }
         },
+        AdminRoute(methods: ["GET"], path: "/__stub/stubs/{name}/mutations") { server, request, parts in
+            server.respond { () throws(StubServerError) in
+                let variant =
+                    request.query.first { $0.name == "variant" }?.value
+                    ?? server.variant(forStub: parts[1]) ?? "good"
+                let mutants = try server.catalog.variant(variant, ofStub: parts[1]).mutants
+                return .json(.ok, mutants.map { MutantItem(id: $0.id, description: $0.description) })
+            }
+        },
         AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/mutation") { server, _, parts in
             server.respond { () throws(StubServerError) in
                 try server.setMutation(nil, forStub: parts[1])
@@ -392,6 +401,11 @@ extension StubServer {
     }
 
     /// What `GET /__stub/stubs` answers.
+    /// One mutant of a stub's variant, as `stub-server mutations --json` lists it.
+    struct MutantItem: Encodable {
+        var id, description: String
+    }
+
     struct StubList: Encodable {
         var serverVariant: String?
         var stubs: [Item]

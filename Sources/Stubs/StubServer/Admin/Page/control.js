@@ -63,6 +63,57 @@ function variantPicker(label, variants, onChange) {
   return select;
 }
 
+// A box per stub to answer one of its mutants by ID (the hostile versions of its answer, as `stub-server
+// mutations` lists them): the IDs of the stub's variant are offered as the box is typed in; an ID the variant has
+// no mutant of is refused here, naming the nearest; an empty box clears the choice.
+function mutantBox(stub) {
+  const path = "stubs/" + encodeURIComponent(stub.name);
+  const list = el("datalist", { id: "mutants-" + stub.name });
+  const input = el("input", { type: "text", list: list.id, placeholder: "mutant ID",
+                              "aria-label": "Mutant of " + stub.name, className: "mono" });
+  let ids = null;
+  async function known() {
+    if (ids) return ids;
+    const mutants = await api(path + "/mutations");
+    ids = mutants.map(mutant => mutant.id);
+    list.replaceChildren(...mutants.map(m => el("option", { value: m.id, text: m.description })));
+    return ids;
+  }
+  input.addEventListener("focus", () => { known().catch(error => say(error.message, true)); });
+  const button = el("button", { type: "button", text: "Answer" });
+  button.addEventListener("click", async () => {
+    const id = input.value.trim();
+    pending = pending.then(async () => {
+      try {
+        if (id === "") {
+          await api(path + "/mutation", { method: "DELETE" });
+          say("no mutant for " + stub.name, false);
+        } else {
+          const all = await known();
+          if (!all.includes(id)) {
+            const near = nearest(id, all);
+            say(stub.name + " has no mutant " + id + (near.length ? "; nearest: " + near.join(", ") : ""), true);
+            return;
+          }
+          await api(path + "/mutation", { method: "PUT", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify({ mutation: id }) });
+          say(stub.name + " answers its mutant " + id, false);
+        }
+        await refreshStubs();
+      } catch (error) { say(error.message, true); }
+    });
+  });
+  // The variant changes which mutants there are: list them again when asked next.
+  return { cell: el("td", {}, input, list, button), input, forget: () => { ids = null; } };
+}
+
+// The three IDs sharing the longest start with `id`, the nearest in length first (as the server's 400 says).
+function nearest(id, ids) {
+  const shared = other => { let n = 0; while (n < id.length && id[n] === other[n]) n++; return n; };
+  return [...ids].sort((a, b) => shared(b) - shared(a) || Math.abs(a.length - id.length) - Math.abs(b.length - id.length))
+    .slice(0, 3);
+}
+
 function buildStubs(list) {
   const body = document.querySelector("#stubs tbody");
   body.replaceChildren();
@@ -73,11 +124,12 @@ function buildStubs(list) {
     picker.dataset.stub = stub.name;
     const sequence = el("td", { className: "mono" });
     const scenario = el("td", { className: "mono" });
+    const mutant = mutantBox(stub);
     const row = el("tr", { "data-stub": stub.name },
       el("td", { className: "mono", text: stub.method }), el("td", { className: "mono", text: stub.route }),
-      el("td", { text: stub.name }), el("td", {}, picker), sequence, scenario);
+      el("td", { text: stub.name }), el("td", {}, picker), mutant.cell, sequence, scenario);
     body.append(row);
-    state.rows.set(stub.name, { picker, sequence, scenario });
+    state.rows.set(stub.name, { picker, mutant, sequence, scenario });
   }
   buildResources(list.stubs.filter(stub => stub.resource).map(stub => stub.name));
   const names = new Set(list.stubs.flatMap(stub => stub.variants));
@@ -91,6 +143,9 @@ function updateStubs(list) {
     const row = state.rows.get(stub.name);
     if (!row) continue;
     if (document.activeElement !== row.picker) row.picker.value = stub.choice || "";
+    if (row.choice !== stub.choice) row.mutant.forget();
+    row.choice = stub.choice;
+    if (document.activeElement !== row.mutant.input) row.mutant.input.value = stub.mutation || "";
     row.sequence.textContent = stub.sequence
       ? stub.sequenceCalls + " of " + stub.sequence.join(", ") : "";
     row.scenario.textContent = stub.scenario
