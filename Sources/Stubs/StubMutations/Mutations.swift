@@ -13,6 +13,13 @@ package enum Mutations {
         MutantCache.shared.entry(for: answer.body).mutants
     }
 
+    /// The mutants of `body` made afresh, without the cache: what the first request for a mutant of an answer costs
+    /// (the benchmarks time it).
+    package static func listed(fromScratch body: [UInt8]) -> [Mutation] {
+        let document = JSONNode(parsing: body)
+        return list(document, document == nil ? XMLOutline(parsing: body) : nil)
+    }
+
     /// The mutants of a body parsed as `document` (nil: not JSON) or `outline` (nil: not XML).
     static func list(_ document: JSONNode?, _ outline: XMLOutline? = nil) -> [Mutation] {
         let whole = WholeChange.all.map { Mutation(id: $0.id, description: $0.description, change: .whole($0)) }

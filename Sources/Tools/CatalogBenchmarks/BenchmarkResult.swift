@@ -7,9 +7,10 @@ struct BenchmarkResult {
     var unit: String
 
     /// Times `iterations` runs of `body` after `warmup` untimed ones.
-    static func measure(iterations: Int, warmup: Int = 3, unit: String, _ body: () async throws -> Void) async rethrows
-        -> BenchmarkResult
-    {
+    static func measure(
+        iterations: Int, warmup: Int = 3, unit: String, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Void
+    ) async rethrows -> BenchmarkResult {
         for _ in 0..<warmup { try await body() }
         let clock = ContinuousClock()
         var samples: [Duration] = []

@@ -4,6 +4,8 @@ import Foundation
 /// the median and spread of their timings.
 let available: [String: () async throws -> BenchmarkResult] = [
     "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand,
+    "mutations-albums-feed": MutationBenchmark.generate,
+    "sweep-albums-in-process": MutationBenchmark.sweepAlbums,
     "stream-chat-timing": StreamBenchmark.chat,
     "transport-in-process-vs-loopback": TransportBenchmark.compare,
     "xml-bare-xmlparser": XMLParserBenchmark.bare,
