@@ -100,7 +100,7 @@ let package = Package(
             swiftSettings: settings),
         .target(
             name: "StubServerXCTest",
-            dependencies: ["StubContracts", "StubServer", "StubServerInProcess", "StubServerRemote"],
+            dependencies: ["StubContracts", "StubCore", "StubServer", "StubServerInProcess", "StubServerRemote"],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         // posix_spawn without Foundation: the tests' ChildProcess and `stub-server sweep`.

@@ -136,3 +136,7 @@ public final class StubServer: Sendable {
         watcher.withLock { $0 = fresh }
     }
 }
+
+extension StubServer: JournalOrigin {
+    package var journalOrigin: String { baseURL.absoluteString }
+}

@@ -311,3 +311,7 @@ extension JournalQuery {
         return items
     }
 }
+
+extension RemoteStubs: JournalOrigin {
+    package var journalOrigin: String { url.absoluteString }
+}

@@ -85,6 +85,7 @@ extension XCTestCase {
                         XCTFail(
                             report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file,
                             line: line)
+                        await attachEvidence(of: server, report: report)
                     }
                 } catch {
                     XCTFail(String(describing: error), file: file, line: line)
@@ -105,6 +106,7 @@ public func XCTAssertRequested(
     do {
         if let mismatch = try await server.requestCountMismatch(query, count: count) {
             XCTFail(mismatch, file: file, line: line)
+            await attachEvidence(of: server, report: mismatch)
         }
     } catch {
         XCTFail(String(describing: error), file: file, line: line)
@@ -122,6 +124,7 @@ public func XCTAssertWebSocketMessages(
     do {
         if let mismatch = try await server.webSocketMessagesMismatch(stub: stub, expected: expected) {
             XCTFail(mismatch, file: file, line: line)
+            await attachEvidence(of: server, report: mismatch)
         }
     } catch {
         XCTFail(String(describing: error), file: file, line: line)

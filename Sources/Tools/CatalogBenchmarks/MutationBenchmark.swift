@@ -24,7 +24,7 @@ enum MutationBenchmark {
     static func generate() async throws -> BenchmarkResult {
         let body = Array(try Data(contentsOf: mockData().appendingPathComponent("albums/top-albums.good.json")))
         var count = 0
-        var result = try await BenchmarkResult.measure(iterations: 20, unit: "listing") {
+        var result = await BenchmarkResult.measure(iterations: 20, unit: "listing") {
             count = Mutations.listed(fromScratch: body).count
         }
         result.unit = "listing of \(count) mutants, \(perSecond(count, result)) mutants/s"

@@ -110,3 +110,17 @@ package enum JournalHAR {
         var receive = 0
     }
 }
+
+/// Where a control's requests went, for the URLs of its journal's HAR: a server's base URL, a remote's URL.
+package protocol JournalOrigin {
+    var journalOrigin: String { get }
+}
+
+extension JournalHAR {
+    /// The journal of `control` as a HAR document (empty when the journal cannot be read), its URLs under the
+    /// control's origin, loopback for one without (stubs in process).
+    package static func document(of control: any StubControl) async -> String {
+        let entries = (try? await control.journal(JournalQuery())) ?? []
+        return document(entries, origin: (control as? any JournalOrigin)?.journalOrigin ?? "http://127.0.0.1")
+    }
+}
