@@ -81,11 +81,12 @@ extension XCTestCase {
         addTeardownBlock {
             if unmatched == .fail {
                 do {
+                    // The evidence first: with `continueAfterFailure` false, nothing after a failure runs.
                     for report in try await server.unmatchedReports() {
+                        await attachEvidence(of: server, report: report)
                         XCTFail(
                             report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file,
                             line: line)
-                        await attachEvidence(of: server, report: report)
                     }
                 } catch {
                     XCTFail(String(describing: error), file: file, line: line)
@@ -105,8 +106,8 @@ public func XCTAssertRequested(
 ) async {
     do {
         if let mismatch = try await server.requestCountMismatch(query, count: count) {
-            XCTFail(mismatch, file: file, line: line)
             await attachEvidence(of: server, report: mismatch)
+            XCTFail(mismatch, file: file, line: line)
         }
     } catch {
         XCTFail(String(describing: error), file: file, line: line)
@@ -123,8 +124,8 @@ public func XCTAssertWebSocketMessages(
 ) async {
     do {
         if let mismatch = try await server.webSocketMessagesMismatch(stub: stub, expected: expected) {
-            XCTFail(mismatch, file: file, line: line)
             await attachEvidence(of: server, report: mismatch)
+            XCTFail(mismatch, file: file, line: line)
         }
     } catch {
         XCTFail(String(describing: error), file: file, line: line)
