@@ -49,10 +49,10 @@ fi
 swift build --build-tests --sanitize=thread -Xswiftc -DTSAN_LOCKS --scratch-path "$scratch"
 log="$scratch/suite.log"
 set +e
-# Less the fragile client's proof: its exit tests (79 under SWEEP=all) each start the instrumented test binary again, one after
-# another here, to run code every other suite runs in process.
+# Less the sweeps (`*SweepTests`): hundreds of cases, one after another here, of the in-process loads the end-to-end
+# suites run too, and the fragile client's exit tests, each starting the instrumented test binary again.
 TSAN_OPTIONS="halt_on_error=0 history_size=4" swift test --skip-build --no-parallel --sanitize=thread \
-  -Xswiftc -DTSAN_LOCKS --scratch-path "$scratch" --skip FragileClientSweepTests >"$log" 2>&1
+  -Xswiftc -DTSAN_LOCKS --scratch-path "$scratch" --skip SweepTests >"$log" 2>&1
 status=$?
 set -e
 reports=$(grep -c "WARNING: ThreadSanitizer" "$log" || true)
