@@ -1,5 +1,5 @@
 // libFuzzer target for events files (Sources/Stubs/StubCore/Streams: EventStreamFile) and the streams made of them.
-// Compiled by Fuzz/run.sh with Sources/Stubs/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties,
+// Compiled by Fuzz/run.sh against Sources/Stubs/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties,
 // not only survival:
 // - a file that parses renders to bytes that parse to the same events (the recorder writes what replays);
 // - every kept line is one line (no CR or LF), and every event's wire ends with the blank line that dispatches it;
@@ -9,6 +9,8 @@
 //
 // Seeds: small streams in the wire format with delays, comments, every line end and a BOM, in
 // Fuzz/seeds/event-stream; dictionary Fuzz/event-stream.dict.
+
+@testable import StubCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEventStreams(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

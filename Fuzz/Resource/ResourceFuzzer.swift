@@ -1,6 +1,6 @@
 // libFuzzer target for resource stubs' request bodies: the first byte picks a method and a target (the collection,
 // a key there is, one there is not), the rest is the body, handled by a seeded `ResourceCollection`. Compiled by
-// Fuzz/run.sh with Sources/Stubs/StubCore (HTTPMessages, JSONModel, Locking and StubMutations as libraries).
+// Fuzz/run.sh against Sources/Stubs/StubCore (HTTPMessages, JSONModel, Locking and StubMutations as libraries).
 // Properties, not only survival:
 // - every answer is one of the statuses the resource documents, with a JSON body (none for 204);
 // - a refusal changes nothing; a created or replaced item is what a GET of its key answers next;
@@ -10,6 +10,8 @@
 
 import Foundation
 import JSONModel
+
+@testable import StubCore
 
 let resource = StubResource(
     seed: [.object(["id": .number(1), "name": .string("a")]), .object(["id": .string("b"), "tags": .array([])])],

@@ -1,6 +1,6 @@
 // libFuzzer target for the fixture loader: a fuzzed `stubs.json` read by `StubFileReader` (body files resolve
 // against an empty folder), then, when it loads, a set of requests matched against the catalog and answered
-// through the core's decision and templates. Compiled by Fuzz/run.sh with Sources/Stubs/StubCore (HTTPMessages, JSONModel
+// through the core's decision and templates. Compiled by Fuzz/run.sh against Sources/Stubs/StubCore (HTTPMessages, JSONModel
 // and Locking as libraries). Properties, not only survival:
 // - the reader ends in stubs or in problems, and every problem has a file, a key path inside the document's
 //   shape and a message;
@@ -10,6 +10,8 @@
 
 import Foundation
 import HTTPMessages
+
+@testable import StubCore
 
 let emptyFolder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-catalog-fuzz")
 

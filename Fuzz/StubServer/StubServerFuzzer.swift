@@ -1,5 +1,5 @@
 // libFuzzer target for what the stub server reads from a request beyond its framing: query, header and Host
-// values inserted by templates, and bodies read by body matchers. Compiled by Fuzz/run.sh with
+// values inserted by templates, and bodies read by body matchers. Compiled by Fuzz/run.sh against
 // Sources/Stubs/StubCore (HTTPMessages, JSONModel and Locking as libraries). Properties, not only survival:
 // - a JSON template stays valid JSON whatever is inserted, and each inserted value reads back unchanged;
 // - markup escaping leaves no `<`, `>`, quote or bare `&`, and unescapes to the value; a header value holds
@@ -14,6 +14,8 @@
 import Foundation
 import HTTPMessages
 import JSONModel
+
+@testable import StubCore
 
 let jsonTemplate = #"{"q":"{{query.q}}","h":"{{header.X}}","u":"{{baseURL}}","b":"{{body.a}}","p":"{{body.[0].a}}"}"#
 

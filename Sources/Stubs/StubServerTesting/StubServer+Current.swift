@@ -1,6 +1,6 @@
 public import StubServer
 public import StubServerInProcess
-public import StubServerRemote
+import StubServerRemote
 public import Testing
 
 extension StubServer {
