@@ -71,8 +71,9 @@ public final class InProcessStubs: StubControl {
         StubURLProtocol<Tag>.self
     }
 
-    /// A new ephemeral configuration whose sessions this server answers: set timeouts, headers or a delegate
-    /// on it as the app does, then make the session.
+    /// A new ephemeral configuration whose sessions this server answers: set it up as the app does, then make the
+    /// session. Two of its settings do not reach a `URLProtocol`: `timeoutIntervalForRequest`
+    /// (the request's `timeoutInterval` applies) and `httpAdditionalHeaders` (stubs see the request's own fields).
     public var sessionConfiguration: URLSessionConfiguration {
         Self.sessionConfiguration(answeredBy: protocolClass)
     }

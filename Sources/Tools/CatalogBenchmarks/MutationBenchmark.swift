@@ -42,12 +42,11 @@ enum MutationBenchmark {
             for id in ids {
                 let stubs = InProcessStubs.start(catalog: catalog)
                 try stubs.setMutation(id, forStub: "top-albums")
-                let configuration = stubs.sessionConfiguration
+                let session = URLSession(configuration: stubs.sessionConfiguration)
                 let model = AlbumListViewModel(
-                    client: LiveAlbumsClient(
-                        http: BoundedClient(session: URLSession(configuration: configuration)),
-                        baseURL: AlbumsEndpoint.v2Host))
+                    client: LiveAlbumsClient(http: BoundedClient(session: session), baseURL: AlbumsEndpoint.v2Host))
                 await model.viewAppeared()
+                session.invalidateAndCancel()
                 await stubs.stop()
             }
         }
