@@ -70,6 +70,16 @@ library() {
     "${extra[@]}" -o "$out/lib$module.a"
 }
 
+# The stub core and the modules under it, as libraries; the core testable, so harnesses reach its internals. One
+# place, because a library's first build decides its flags for the whole run.
+stub_core() {
+  library Locking
+  library HTTPMessages
+  library JSONModel -lHTTPMessages
+  library StubMutations -lHTTPMessages -lLocking
+  library StubCore -enable-testing -lHTTPMessages -lJSONModel -lLocking -lStubMutations
+}
+
 build() {
   local target="$1"
   # shellcheck disable=SC2046
@@ -93,11 +103,7 @@ build() {
       if [ "$target" = stub-catalog ]; then harness=Fuzz/StubCatalog; fi
       if [ "$target" = event-stream ]; then harness=Fuzz/EventStream; fi
       if [ "$target" = resource ]; then harness=Fuzz/Resource; fi
-      library Locking
-      library HTTPMessages
-      library JSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages -lLocking
-      library StubCore -enable-testing -lHTTPMessages -lJSONModel -lLocking -lStubMutations
+      stub_core
       compile -module-name StubCoreFuzzer -I "$out/modules" -L "$out" -lStubCore -lHTTPMessages -lJSONModel -lLocking \
         -lStubMutations $(sources "$harness") -o "$out/$target"
       ;;
@@ -117,24 +123,16 @@ build() {
       ;;
     openapi)
       # The core as a library; the contracts module with the harness, in one module.
-      library Locking
-      library HTTPMessages
-      library JSONModel -lHTTPMessages
+      stub_core
       library YAMLParsing -lJSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages -lLocking
-      library StubCore -enable-testing -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
         -lHTTPMessages -lLocking -lStubMutations \
         $(sources Sources/Stubs/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
     har-importer)
       # Every module the recorder imports as a static library; the harness inside StubServerRecording.
-      library Locking
-      library HTTPMessages
+      stub_core
       library HTTPEngine -lHTTPMessages -lLocking
-      library JSONModel -lHTTPMessages
-      library StubMutations -lHTTPMessages -lLocking
-      library StubCore -enable-testing -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library XMLPath
       compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
