@@ -105,7 +105,65 @@ struct ResourceCollectionTests {
         #expect(run(&albums, "POST", .collection, #"{"title": "y"}"#).body == #"{"id":"1440857782","title":"y"}"#)
         var empty = Self.collection("[]")
         #expect(run(&empty, "POST", .collection, "{}").body == #"{"id":1}"#)
-        #expect(run(&empty, "PUT", .item("a b"), "{}").location == "/api/favorites/a%20b")
+        var fresh = Self.collection("[]")
+        #expect(run(&fresh, "PUT", .item("a b"), "{}").location == "/api/favorites/a%20b")
+        #expect(run(&fresh, "GET", .item("a b")).body == #"{"id":"a b"}"#)
+    }
+
+    /// A path's key is read as the collection's keys are typed, so each item has one key however it is spelled.
+    @Test(arguments: [
+        ("01", 200, #"{"id":1,"name":"x"}"#),
+        ("1.0", 200, #"{"id":1,"name":"x"}"#),
+        ("+1", 200, #"{"id":1,"name":"x"}"#),
+        ("1e0", 200, #"{"id":1,"name":"x"}"#),
+        ("-0", 201, #"{"id":0,"name":"x"}"#),
+        ("2.5", 201, #"{"id":2.5,"name":"x"}"#),
+        ("1e400", 422, #"{"error":"id: \"1e400\" is not a finite number, and the keys of favorites are numbers"}"#),
+        ("nan", 422, #"{"error":"id: \"nan\" is not a finite number, and the keys of favorites are numbers"}"#),
+        ("inf", 422, #"{"error":"id: \"inf\" is not a finite number, and the keys of favorites are numbers"}"#),
+        ("0x1", 422, #"{"error":"id: \"0x1\" is not a finite number, and the keys of favorites are numbers"}"#),
+        ("a", 422, #"{"error":"id: \"a\" is not a finite number, and the keys of favorites are numbers"}"#),
+    ])
+    func aNumberKeySpelledAnotherWay_namesOneItem(_ spelled: String, status: Int, body: String) throws {
+        var items = Self.collection()
+        let put = run(&items, "PUT", .item(spelled), #"{"name": "x"}"#)
+        #expect(put.status == status)
+        #expect(put.body == body)
+        let keys = items.items.map { item -> JSONValue? in
+            guard case .object(let fields) = item else { return nil }
+            return fields["id"]
+        }
+        #expect(Set(keys.map { $0?.jsonText ?? "" }).count == keys.count, "one item per key: \(keys)")
+        #expect(items.items.count == (status == 201 ? 3 : 2))
+        if status == 200 {
+            #expect(run(&items, "GET", .item(spelled)).body == body)
+            #expect(run(&items, "DELETE", .item(spelled)).status == 204)
+            #expect(run(&items, "GET", .item("1")).status == 404)
+        } else if status == 422 {
+            #expect(run(&items, "GET", .item(spelled)).status == 404)
+            #expect(run(&items, "PATCH", .item(spelled), "{}").status == 404)
+        }
+        // What the collection holds is JSON that a replacement accepts back unchanged.
+        let text = JSONValue.array(items.items).jsonText
+        guard case .array(let reread) = Self.json(text) else {
+            Issue.record("not an array: \(text)")
+            return
+        }
+        var copy = Self.collection()
+        try copy.replaceAll(with: reread)
+        #expect(JSONValue.array(copy.items).jsonText == text)
+    }
+
+    @Test(arguments: ["1", "1.0", "-0", "1e2"])
+    func anEmptyCollection_takesANumberSpelledKeyAsANumber(_ spelled: String) {
+        var empty = Self.collection("[]")
+        let put = run(&empty, "PUT", .item(spelled), "{}")
+        #expect(put.status == 201)
+        guard case .object(let fields) = empty.items.first, case .number? = fields["id"] else {
+            Issue.record("not a number key: \(empty.items)")
+            return
+        }
+        #expect(run(&empty, "POST", .collection, "{}").status == 201, "the next key follows it")
     }
 
     /// RFC 7396, Appendix A: every example of the standard.
@@ -135,10 +193,13 @@ struct ResourceCollectionTests {
         #expect(throws: ResourceError("[1].id: \"1\" is there twice")) {
             try items.replaceAll(with: [Self.json(#"{"id": 1}"#), Self.json(#"{"id": "1"}"#)])
         }
+        #expect(throws: ResourceError("[1].id: \"0\" is there twice")) {
+            try items.replaceAll(with: [Self.json(#"{"id": 0}"#), Self.json(#"{"id": -0.0}"#)])
+        }
         #expect(throws: ResourceError("[0]: an item must be a JSON object, not a number")) {
             try items.replaceAll(with: [.number(1)])
         }
-        #expect(throws: ResourceError("[0].id: must be a string or a number")) {
+        #expect(throws: ResourceError("[0].id: must be a string or a finite number")) {
             try items.replaceAll(with: [Self.json(#"{"name": "keyless"}"#)])
         }
         try items.replaceAll(with: [Self.json(#"{"id": "z"}"#)])

@@ -38,8 +38,8 @@ extension StubServer: HTTPResponder {
             return .now(Reply(.respond(.error(HTTPError(.internalServerError, "no forwarder is configured")))))
         }
         let file =
-            BodyFiles.wants(decision) && exchange.mutation == nil
-            ? bodyFiles.withLock { $0.file(for: decision, generation: exchange.catalogGeneration) } : nil
+            BodyFiles.wants(answer)
+            ? bodyFiles.withLock { $0.file(for: answer, generation: exchange.catalogGeneration) } : nil
         var reply = reply(delivering: answer, of: decision, to: request, file: file)
         reply.onStreamEnd = exchange.onStreamEnd
         var status = exchange.status

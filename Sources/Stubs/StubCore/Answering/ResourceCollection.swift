@@ -38,18 +38,28 @@ package struct ResourceCollection: Sendable, Equatable {
         switch (method, target) {
         case ("GET", .collection), ("HEAD", .collection): return list(query)
         case ("POST", .collection): return create(body, base: base)
-        case ("GET", .item(let key)), ("HEAD", .item(let key)):
-            guard let index = index(of: key) else { return missing(key) }
-            return Outcome(status: 200, body: items[index], touch: .init(key: key, change: .read))
-        case ("PUT", .item(let key)): return replace(key, body, base: base)
-        case ("PATCH", .item(let key)): return patch(key, body)
-        case ("DELETE", .item(let key)):
-            guard let index = index(of: key) else { return missing(key) }
-            items.remove(at: index)
-            return Outcome(status: 204, body: nil, touch: .init(key: key, change: .deleted))
-        default:
-            return refusal(405, "\(method) is not answered here", key: nil, change: .refused)
+        case (_, .item(let spelled)):
+            guard ["GET", "HEAD", "PUT", "PATCH", "DELETE"].contains(method) else { break }
+            let key: Key
+            switch self.key(spelled) {
+            case .success(let read): key = read
+            case .failure(let reason):
+                return refusal(method == "PUT" ? 422 : 404, reason.description, key: spelled, change: .refused)
+            }
+            switch method {
+            case "PUT": return replace(key, body, base: base)
+            case "PATCH": return patch(key.text, body)
+            default: break
+            }
+            guard let index = index(of: key.text) else { return missing(key.text) }
+            if method == "DELETE" {
+                items.remove(at: index)
+                return Outcome(status: 204, body: nil, touch: .init(key: key.text, change: .deleted))
+            }
+            return Outcome(status: 200, body: items[index], touch: .init(key: key.text, change: .read))
+        default: break
         }
+        return refusal(405, "\(method) is not answered here", key: nil, change: .refused)
     }
 
     /// Replaces every item; each must be an object whose key is a string or a number, keys unique.
@@ -61,7 +71,7 @@ package struct ResourceCollection: Sendable, Equatable {
                 throw ResourceError("[\(index)]: an item must be a JSON object, not \(item.kind)")
             }
             guard let key = keyText(of: item) else {
-                throw ResourceError("[\(index)].\(resource.key): must be a string or a number")
+                throw ResourceError("[\(index)].\(resource.key): must be a string or a finite number")
             }
             guard seen.insert(key).inserted else {
                 throw ResourceError("[\(index)].\(resource.key): \(key.debugDescription) is there twice")
@@ -136,7 +146,8 @@ package struct ResourceCollection: Sendable, Equatable {
             status: 201, body: .object(item), location: location(base, key), touch: .init(key: key, change: .created))
     }
 
-    private mutating func replace(_ key: String, _ body: [UInt8], base: String) -> Outcome {
+    private mutating func replace(_ pathKey: Key, _ body: [UInt8], base: String) -> Outcome {
+        let key = pathKey.text
         var item: [String: JSONValue]
         switch object(in: body) {
         case .success(let fields): item = fields
@@ -154,7 +165,7 @@ package struct ResourceCollection: Sendable, Equatable {
             items[index] = .object(item)
             return Outcome(status: 200, body: .object(item), touch: .init(key: key, change: .replaced))
         }
-        if item[resource.key] == nil { item[resource.key] = keyValue(key) }
+        if item[resource.key] == nil { item[resource.key] = pathKey.value }
         items.append(.object(item))
         return Outcome(
             status: 201, body: .object(item), location: location(base, key), touch: .init(key: key, change: .created))
@@ -250,24 +261,80 @@ package struct ResourceCollection: Sendable, Equatable {
         return Self.keyText(value)
     }
 
-    /// A key as text: a string as it is, a whole number without a fraction.
+    /// A key as the collection compares keys: a string as it is, a finite number in one spelling (a whole number
+    /// without a fraction, so `1.0`, `1` and `-0`/`0` are each one key).
     private static func keyText(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): text
+        case .number(let number) where !number.isFinite: nil
         case .number(let number) where number.rounded() == number && abs(number) < 9.0e15: String(Int64(number))
         case .number(let number): "\(number)"
         default: nil
         }
     }
 
-    /// A key from the path, typed as the collection's keys are: a number where they are numbers.
-    private func keyValue(_ key: String) -> JSONValue {
+    /// A key read from a request's path: its text as the collection compares keys, and its value as stored.
+    package struct Key: Equatable {
+        var text: String
+        var value: JSONValue
+    }
+
+    /// The key `spelled` in a path names, read as the collection's keys are typed: the string itself where an item
+    /// has it or the keys are strings; where they are numbers (or none is there and it is spelled as one), the
+    /// number it spells, so `01`, `1.0` and `-0` name the same item as `1` or `0` do.
+    /// - Returns: a failure with the reason when it spells no finite number where keys are numbers (`1e400`, `nan`).
+    func key(_ spelled: String) -> Result<Key, KeyRefusal> {
         let numeric = items.contains { item in
             guard case .object(let fields) = item, case .number? = fields[resource.key] else { return false }
             return true
         }
-        if numeric, let number = Double(key) { return .number(number) }
-        return .string(key)
+        let stringKeyed = items.contains { item in
+            guard case .object(let fields) = item, case .string(spelled)? = fields[resource.key] else { return false }
+            return true
+        }
+        let spelledAsNumber = Self.isDecimalNumber(spelled)
+        guard !stringKeyed, numeric || (items.isEmpty && spelledAsNumber) else {
+            return .success(Key(text: spelled, value: .string(spelled)))
+        }
+        guard spelledAsNumber, let number = Double(spelled), number.isFinite else {
+            return .failure(
+                KeyRefusal(
+                    "\(resource.key): \(spelled.debugDescription) is not a finite number, and the keys of \(name) are numbers"
+                ))
+        }
+        let value = JSONValue.number(number == 0 ? 0 : number)
+        return .success(Key(text: Self.keyText(value) ?? spelled, value: value))
+    }
+
+    /// Why a path's key names nothing this collection can hold.
+    package struct KeyRefusal: Error, Equatable, CustomStringConvertible {
+        package var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Whether `text` is a decimal number as JSON and people write it, a sign and leading zeros allowed:
+    /// `[+-]digits[.digits][(e|E)[+-]digits]` (not Swift's `Double` spellings `nan`, `inf` or `0x1p4`).
+    static func isDecimalNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Bool {
+            let start = bytes.count
+            while let byte = bytes.first, (0x30...0x39).contains(byte) { bytes = bytes.dropFirst() }
+            return bytes.count < start
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        guard digits() else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// The key of a created item that gave none: one more than the largest whole-number key, typed as the

@@ -16,6 +16,18 @@ package struct StubAnswer: Sendable, Equatable {
     /// Milliseconds to wait before the first byte: the variant's `delayMs` and its network's latency.
     package var delayMs: Int
     package var delivery: Delivery
+    /// Where `body` comes from: what a transport may cache.
+    package var provenance: Provenance
+
+    /// Where an answer's body comes from.
+    package enum Provenance: Sendable, Hashable {
+        /// Variant `variant` of stub `stub`, as the fixture holds it: the same bytes for every answer of one catalog
+        /// generation, so a transport may cache them under this identity and the generation.
+        case fixture(stub: String, variant: String)
+        /// Made for this request (a resource's collection, a template, a mutant, an error, anything computed): a
+        /// transport never caches it.
+        case made
+    }
 
     /// How the body goes out.
     package enum Delivery: Sendable, Equatable {
@@ -33,13 +45,14 @@ package struct StubAnswer: Sendable, Equatable {
 
     package init(
         status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delayMs: Int = 0,
-        delivery: Delivery = .whole
+        delivery: Delivery = .whole, provenance: Provenance = .made
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delayMs = delayMs
         self.delivery = delivery
+        self.provenance = provenance
     }
 
     /// A JSON error answer, `{"error": message}`.
@@ -73,14 +86,7 @@ extension StubDecision {
     package func answer(to request: Request, baseURL: @autoclosure () -> String) -> StubAnswer? {
         switch outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
-            var headers = HTTPHeaders([
-                ("X-Stub-Name", stub), ("X-Stub-Variant", name), ("X-Stub-Variant-Source", source.rawValue),
-            ])
-            if let wanted = fallbackFrom {
-                headers.add(
-                    "X-Stub-Variant-Fallback",
-                    "server-wide variant \(wanted) is not defined for this stub; answered good")
-            }
+            var headers = stubHeaders(stub: stub, variant: name, source: source)
             var body = variant.body
             if variant.template {
                 let template = Template(baseURL: baseURL(), request: request, pathParameters: pathParameters)
@@ -93,24 +99,21 @@ extension StubDecision {
             } else {
                 for field in variant.headers { headers.add(field.name, field.value) }
             }
-            var answer = StubAnswer(
-                status: HTTPStatus(variant.status), headers: headers, body: body,
-                delayMs: variant.delayMs + variant.firstByteDelayMs)
-            if stream == .webSocket, let script = variant.script {
-                answer.delivery = .webSocket(script)
-            } else if self.stream == .events, let stream = variant.events {
-                var rate: Int?
-                if case .throttle(let bytesPerSecond) = variant.pacing { rate = bytesPerSecond }
-                answer.delivery = .events(
-                    stream.delivery(
-                        lastEventID: request.headers["Last-Event-ID"], fault: variant.fault, bytesPerSecond: rate))
-            } else if let fault = variant.fault {
-                answer.delivery = .fault(fault)
-            } else if let pacing = variant.pacing {
-                let (pieces, chunked) = pacing.pieces(of: body)
-                answer.delivery = .paced(pieces, chunked: chunked)
+            return delivering(
+                variant, status: variant.status, headers: headers, body: body,
+                provenance: variant.template ? .made : .fixture(stub: stub, variant: name), to: request)
+        case .resource(let stub, let variant, let source, let result):
+            var headers = stubHeaders(stub: stub, variant: "good", source: source)
+            for field in variant.headers
+            where !field.name.caseInsensitiveEquals("Content-Type") && !field.name.caseInsensitiveEquals("Location") {
+                headers.add(field.name, field.value)
             }
-            return answer
+            if result.body != nil { headers.add("Content-Type", "application/json") }
+            if let location = result.location { headers.add("Location", location) }
+            return delivering(
+                variant, status: result.status, headers: headers,
+                body: result.body.map { Array($0.jsonText.utf8) } ?? [],
+                provenance: .made, to: request)
         case .missingVariant(let stub, let name, let source, let available):
             let message =
                 "stub \(stub.debugDescription) has no variant \(name.debugDescription) (asked for by \(source.asker)); "
@@ -130,6 +133,43 @@ extension StubDecision {
         case .forward:
             return nil
         }
+    }
+
+    /// The `X-Stub-*` fields of an answer by a stub.
+    private func stubHeaders(stub: String, variant: String, source: VariantSource) -> HTTPHeaders {
+        var headers = HTTPHeaders([
+            ("X-Stub-Name", stub), ("X-Stub-Variant", variant), ("X-Stub-Variant-Source", source.rawValue),
+        ])
+        if let wanted = fallbackFrom {
+            headers.add(
+                "X-Stub-Variant-Fallback", "server-wide variant \(wanted) is not defined for this stub; answered good")
+        }
+        return headers
+    }
+
+    /// The answer `variant` gives with this status, headers and body: delayed, paced, streamed or broken as it says.
+    private func delivering(
+        _ variant: StubVariant, status: Int, headers: HTTPHeaders, body: [UInt8], provenance: StubAnswer.Provenance,
+        to request: Request
+    ) -> StubAnswer {
+        var answer = StubAnswer(
+            status: HTTPStatus(status), headers: headers, body: body,
+            delayMs: variant.delayMs + variant.firstByteDelayMs, provenance: provenance)
+        if stream == .webSocket, let script = variant.script {
+            answer.delivery = .webSocket(script)
+        } else if self.stream == .events, let stream = variant.events {
+            var rate: Int?
+            if case .throttle(let bytesPerSecond) = variant.pacing { rate = bytesPerSecond }
+            answer.delivery = .events(
+                stream.delivery(
+                    lastEventID: request.headers["Last-Event-ID"], fault: variant.fault, bytesPerSecond: rate))
+        } else if let fault = variant.fault {
+            answer.delivery = .fault(fault)
+        } else if let pacing = variant.pacing {
+            let (pieces, chunked) = pacing.pieces(of: body)
+            answer.delivery = .paced(pieces, chunked: chunked)
+        }
+        return answer
     }
 
     /// The body of a 404: what was asked and the stubs that came closest, field by field.

@@ -22,6 +22,9 @@ package struct StubDecision {
         /// A stub answers with one of its variants.
         case answer(
             stub: String, variant: StubVariant, name: String, source: VariantSource, pathParameters: [String: String])
+        /// A resource stub's collection answers: `result`'s status and body in place of the `good` variant's (whose
+        /// other headers, delay, pacing and faults hold), made for this request.
+        case resource(stub: String, variant: StubVariant, source: VariantSource, result: ResourceCollection.Outcome)
         /// A request header or per-stub choice named a variant the stub lacks; `available` lists the stub's.
         case missingVariant(stub: String, name: String, source: VariantSource, available: [String])
         /// A stub has the path but not the method.
@@ -34,13 +37,25 @@ package struct StubDecision {
 
     package var stubName: String? {
         switch outcome {
-        case .answer(let stub, _, _, _, _), .missingVariant(let stub, _, _, _): stub
+        case .answer(let stub, _, _, _, _), .resource(let stub, _, _, _), .missingVariant(let stub, _, _, _): stub
         case .methodNotAllowed, .unmatched, .forward: nil
         }
     }
 
     package var variantName: String? {
-        if case .answer(_, _, let name, _, _) = outcome { return name }
-        return nil
+        switch outcome {
+        case .answer(_, _, let name, _, _): name
+        case .resource: "good"
+        case .missingVariant, .methodNotAllowed, .unmatched, .forward: nil
+        }
+    }
+
+    /// The stub that answers with a variant or a resource's collection (what a mutant can be made of); nil for
+    /// an error answer, an unmatched request or a forwarded one.
+    package var answeringStub: String? {
+        switch outcome {
+        case .answer(let stub, _, _, _, _), .resource(let stub, _, _, _): stub
+        case .missingVariant, .methodNotAllowed, .unmatched, .forward: nil
+        }
     }
 }

@@ -131,7 +131,7 @@ extension StubState {
             {
                 violations = problems
             }
-            if case .answer = decision.outcome, let scenario = stub.scenario, let next = scenario.then {
+            if decision.answeringStub != nil, let scenario = stub.scenario, let next = scenario.then {
                 scenarios[scenario.name] = next
             }
         case .methodNotAllowed(let allowed):
@@ -176,31 +176,24 @@ extension StubState {
                     stub: stub.name, name: name, source: source, available: stub.variantNames),
                 status: 400)
         }
-        var touch: JournalEntry.ResourceTouch?
+        let draw = drawTrouble(for: &variant)
+        var decision: StubDecision
         if name == "good", let resource = stub.resource {
-            // The collection answers in place of the variant's status, headers and body; its pacing and faults hold.
+            // The collection answers in place of the variant's status and body; its pacing and faults hold.
             var collection = collection(of: stub, resource: resource)
-            let outcome = collection.handle(
+            let result = collection.handle(
                 request.method, pathParameters["key"].map { .item($0) } ?? .collection,
                 query: request.query.map { ($0.name, $0.value) }, body: request.body,
                 base: stub.request.path.description)
             resources[stub.name] = collection
-            variant.status = outcome.status
-            variant.template = false
-            variant.headers = variant.headers.filter { !["content-type", "location"].contains($0.name.lowercased()) }
-            if let body = outcome.body {
-                variant.headers.append(HeaderField(name: "Content-Type", value: "application/json"))
-                variant.body = Array(body.jsonText.utf8)
-            } else {
-                variant.body = []
-            }
-            if let location = outcome.location {
-                variant.headers.append(HeaderField(name: "Location", value: location))
-            }
-            touch = outcome.touch
+            decision = StubDecision(
+                outcome: .resource(stub: stub.name, variant: variant, source: source, result: result),
+                status: variant.fault == nil ? result.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom,
+                draw: draw)
+            decision.resource = result.touch
+            return decision
         }
-        let draw = drawTrouble(for: &variant)
-        var decision = StubDecision(
+        decision = StubDecision(
             outcome: .answer(
                 stub: stub.name, variant: variant, name: name, source: source, pathParameters: pathParameters),
             status: variant.fault == nil ? variant.status : nil, fault: variant.fault, fallbackFrom: fallbackFrom,
@@ -210,7 +203,6 @@ extension StubState {
             decision.fault = variant.streamFault ?? variant.fault
             if variant.sendsHead { decision.stream = variant.script != nil ? .webSocket : .events }
         }
-        decision.resource = touch
         return decision
     }
 

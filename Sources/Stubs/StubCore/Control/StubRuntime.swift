@@ -198,7 +198,7 @@ extension StubRuntime {
         let (decision, generation, mutation) = state.withLock { state in
             let decision = state.decide(request, host: host, forwarding: forwarding)
             var mutation: String?
-            if case .answer(let stub, _, _, _, _) = decision.outcome {
+            if let stub = decision.answeringStub {
                 mutation = request.headers[Self.mutationHeader] ?? state.stubMutations[stub]
             }
             return (decision, state.catalogGeneration, mutation)
