@@ -3,6 +3,7 @@ import Testing
 
 @testable import AlbumsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 struct AlbumFeedDecodingTests {
     private func decode(_ json: String) throws -> AlbumFeed {
         try JSONDecoder().decode(AlbumFeed.self, from: Data(json.utf8))

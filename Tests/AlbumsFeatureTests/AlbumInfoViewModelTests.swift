@@ -6,6 +6,7 @@ import Testing
 
 @testable import AlbumsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct AlbumInfoViewModelTests {
     private static let album = Album(

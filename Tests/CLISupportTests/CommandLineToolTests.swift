@@ -3,6 +3,7 @@ import Testing
 @testable import CLISupport
 
 /// `TOOL [COMMAND] [OPTIONS]`, help and usage errors, the same for both tools.
+@Suite(.timeLimit(.minutes(1)))
 struct CommandLineToolTests {
     struct Serve: Command, Equatable {
         static let name = "serve"

@@ -3,6 +3,7 @@ import Testing
 @testable import CLISupport
 
 /// One way to read options for every command of both tools.
+@Suite(.timeLimit(.minutes(1)))
 struct OptionReaderTests {
     private func read(_ arguments: [String]) throws(UsageError) -> [String] {
         var reader = OptionReader(arguments, command: "serve")

@@ -58,7 +58,7 @@
             let port = try freePort()
             let driver = try ChildProcess(driverPath, arguments: ["--port=\(port)"], stdout: .discard, stderr: .discard)
             defer { driver.signal(SIGKILL) }  // reaped by its waiting thread
-            try await waitUntil("chromedriver to answer", within: .seconds(10), every: .milliseconds(20)) {
+            try await waitUntil("chromedriver to answer", every: .milliseconds(20)) {
                 let ready = try? await Self.call(port, "GET", "/status", nil) as? [String: Any]
                 return ready?["ready"] as? Bool == true
             }

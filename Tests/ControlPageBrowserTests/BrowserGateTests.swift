@@ -3,6 +3,7 @@
     import Testing
 
     /// Where chromedriver is looked for, and when its absence fails rather than skips: never on `CI` alone.
+    @Suite(.timeLimit(.minutes(1)))
     struct BrowserGateTests {
         @Test func theDriver_isCHROMEDRIVER_elseTheFirstOnPATH() {
             let executables: Set = ["/opt/b/chromedriver", "/usr/bin/chromedriver"]

@@ -12,7 +12,7 @@
 
     /// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
     /// near-miss tables, and markup from a request shown as text.
-    @Suite(.serialized, .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
+    @Suite(.timeLimit(.minutes(1)), .serialized, .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
     struct ControlPageBrowserTests {
         /// A copy of `MockData/` (what it holds, in the root of `body`'s folder), so that the test can break a
         /// fixture and reload.
@@ -54,7 +54,7 @@
                     func shown() async throws -> String {
                         try await browser.execute("return document.querySelector('\(box)').value") as? String ?? ""
                     }
-                    try await waitUntil("the seed to be shown", within: .seconds(10), every: .milliseconds(20)) {
+                    try await waitUntil("the seed to be shown", every: .milliseconds(20)) {
                         try await shown().contains("Seed")
                     }
                     var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/favorites")!)
@@ -116,7 +116,7 @@
                     try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
                     let box = #"[data-stub="items"] input"#
                     let answer = #"[data-stub="items"] button"#
-                    try await waitUntil("the stub's row", within: .seconds(10), every: .milliseconds(20)) {
+                    try await waitUntil("the stub's row", every: .milliseconds(20)) {
                         (try? await browser.find(box)) != nil
                     }
                     let input = try await browser.find(box)
@@ -171,7 +171,7 @@
                 #expect(server.runtime.installContractChecks())
                 try await Browser.withSession { browser in
                     try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
-                    try await waitUntil("the stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
+                    try await waitUntil("the stub to be listed", every: .milliseconds(20)) {
                         try await browser.findAll("#stubs tbody tr").count == 1
                     }
                     let (_, response) = try await Self.session().data(
@@ -248,7 +248,7 @@
                 try await withStubServer(fixtures: copy.root) { server in
                     try await Browser.withSession { browser in
                         try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
-                        try await waitUntil("every stub to be listed", within: .seconds(10), every: .milliseconds(20)) {
+                        try await waitUntil("every stub to be listed", every: .milliseconds(20)) {
                             try await browser.findAll("#stubs tbody tr").count == server.catalog.stubs.count
                         }
                         let albums = "/api/v1/us/apple-music/top-albums/all/10/explicit.json"

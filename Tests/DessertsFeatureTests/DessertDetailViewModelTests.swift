@@ -6,6 +6,7 @@ import Testing
 
 @testable import DessertsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct DessertDetailViewModelTests {
     private static let crumble = MealDetail(id: "52893", name: "Crumble", ingredients: [.init("Flour", "120g")])

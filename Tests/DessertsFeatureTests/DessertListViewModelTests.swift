@@ -5,6 +5,7 @@ import Testing
 
 @testable import DessertsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct DessertListViewModelTests {
     private func transitions(

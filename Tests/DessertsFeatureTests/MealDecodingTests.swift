@@ -4,6 +4,7 @@ import Testing
 
 @testable import DessertsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 struct MealDecodingTests {
     private func meal(_ json: String) throws -> MealDetail? {
         try JSONDecoder().decode(MealLookupResponse.self, from: Data(json.utf8)).meal

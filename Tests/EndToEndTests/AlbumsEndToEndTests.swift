@@ -8,6 +8,7 @@ import StubServerTesting
 import Testing
 
 /// The albums feature through the real URLSession client against the stub server serving `MockData/`.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct AlbumsEndToEndTests {
     static let feedPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"

@@ -7,6 +7,7 @@ import Testing
 /// The album list against the mutants of the good top-albums answer, through the real URLSession client in
 /// process: no crash, no hang (a 2 s request timeout bounds each case), and after the load the screen shows rows
 /// with titles, the empty state or a readable failure, never a loading or idle screen. Which mutants: `Sweep`.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct AlbumsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "top-albums")))

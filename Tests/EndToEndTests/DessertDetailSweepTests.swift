@@ -6,6 +6,7 @@ import Testing
 
 /// A dessert's page against the mutants of the good crumble lookup, as `AlbumsSweepTests` runs the albums: after
 /// the load, the meal with a readable name and readable ingredients and method, not found, or a readable failure.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct DessertDetailSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "dessert-crumble")))

@@ -6,6 +6,7 @@ import StubServerInProcess
 import Testing
 
 /// The desserts feature through the real URLSession client against the stub server serving `MockData/`.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct DessertsEndToEndTests {
     private func client(_ stubs: Stubs) -> LiveDessertsClient {

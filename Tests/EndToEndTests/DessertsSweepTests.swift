@@ -6,6 +6,7 @@ import Testing
 
 /// The desserts list against the mutants of the good desserts answer, as `AlbumsSweepTests` runs the albums:
 /// after the load, rows with names, the empty state or a readable failure.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct DessertsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "desserts")))

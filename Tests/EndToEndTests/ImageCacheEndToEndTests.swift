@@ -7,6 +7,7 @@ import StubTestSupport
 import Testing
 
 /// The image cache through the real client against the artwork fixtures.
+@Suite(.timeLimit(.minutes(1)))
 struct ImageCacheEndToEndTests {
     private func withCache(_ body: (StubServer, ImageCache, URL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-images-\(UUID().uuidString)")
@@ -80,7 +81,7 @@ struct ImageCacheEndToEndTests {
             let url = server.baseURL.appendingPathComponent("artwork/1/200x200bb.png")
             let load = Task { () async throws(ImageCacheError) -> Data in try await cache.image(for: url) }
             // Generous: on a loaded machine URLSession's first request can take seconds to start.
-            try await waitUntil("the server to answer the artwork request", within: .seconds(15)) {
+            try await waitUntil("the server to answer the artwork request") {
                 server.requestCount(JournalQuery(stub: "album-artwork")) == 1
             }
             load.cancel()

@@ -7,6 +7,7 @@ import StubServerInProcess
 import Testing
 
 /// The movie search through the real client and a real SQLite file against the stub server.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct MoviesEndToEndTests {
     private func withMovies(

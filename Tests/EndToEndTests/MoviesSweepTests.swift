@@ -6,6 +6,7 @@ import Testing
 
 /// The movie search against the mutants of the good search answer, with the app's SQLite store in memory: after
 /// the search, movies with readable names, the empty state or a readable error, never idle or loading.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct MoviesSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "movie-search")))

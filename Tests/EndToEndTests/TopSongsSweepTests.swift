@@ -8,6 +8,7 @@ import TopSongsFeature
 /// The top songs against the mutants of the good XML feed (elements removed, twice, their text emptied or huge,
 /// and the whole-answer ones): after the load, songs with readable names, the empty state or a readable failure,
 /// never idle or loading.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct TopSongsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "top-songs")))

@@ -6,6 +6,7 @@ import TrackSearchFeature
 
 /// The track search's first page against the mutants of its good answer: after the page, rows with readable
 /// titles and kinds, the empty state or a readable failure, never idle or loading.
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct TrackSearchSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "jack-johnson-page-1")))

@@ -3,6 +3,7 @@ import Testing
 @testable import HTTPEngine
 
 /// Chunked request bodies (RFC 9112 section 7.1), read strictly.
+@Suite(.timeLimit(.minutes(1)))
 struct ChunkedBodyTests {
     private static let head = "POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
 

@@ -3,6 +3,7 @@ import Testing
 
 @testable import HTTPEngine
 
+@Suite(.timeLimit(.minutes(1)))
 struct RequestDecoderTests {
     private func decode(_ text: String) -> DecodeOutcome {
         DecodeOutcome.decode(text)

@@ -3,6 +3,7 @@ import Testing
 
 @testable import HTTPEngine
 
+@Suite(.timeLimit(.minutes(1)))
 struct HTTPRequestTests {
     @Test(arguments: [
         ("/search?term=jack+johnson&limit=25", "/search", [("term", "jack johnson"), ("limit", "25")]),

@@ -2,6 +2,7 @@ import Testing
 
 @testable import HTTPEngine
 
+@Suite(.timeLimit(.minutes(1)))
 struct TimerQueueTests {
     @Test func entries_comeOutInDeadlineOrder_onlyWhenDue() {
         var queue = TimerQueue()

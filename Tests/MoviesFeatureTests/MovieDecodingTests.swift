@@ -3,6 +3,7 @@ import Testing
 
 @testable import MoviesFeature
 
+@Suite(.timeLimit(.minutes(1)))
 struct MovieDecodingTests {
     @Test func results_withoutIDOrName_areSkippedAndDuplicatesKeptOnce() throws {
         let json = #"""

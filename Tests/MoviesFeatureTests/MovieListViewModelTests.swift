@@ -4,6 +4,7 @@ import Testing
 
 @testable import MoviesFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct MovieListViewModelTests {
     private static let movies = SQLiteMovieStoreTests.movies(1...3)

@@ -4,6 +4,7 @@ import Testing
 @testable import MoviesFeature
 
 /// The movie store on real SQLite files.
+@Suite(.timeLimit(.minutes(1)))
 struct SQLiteMovieStoreTests {
     static func movies(_ ids: ClosedRange<Int>) -> [Movie] {
         ids.map { id in

@@ -7,6 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
+@Suite(.timeLimit(.minutes(1)))
 struct APIErrorTests {
     @Test(arguments: [
         (APIError.transport("refused"), "Couldn't reach the server. Check your connection and try again."),
@@ -51,6 +52,7 @@ struct APIErrorTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct TimeoutTests {
     @Test func subSecondTimeouts_roundUpWhereURLSessionTruncatesThem() {
         #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import NetworkingTestSupport
 import StubServer
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct ConnectivityMonitorTests {
     @Test func probing_isSatisfiedByAnyHTTPAnswer() async {
         let monitor = ProbingConnectivityMonitor(

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct EndpointTests {
     private let base = URL(string: "https://itunes.apple.com")!
 

@@ -9,6 +9,7 @@ import Testing
 #endif
 
 /// The real client against the stub server over loopback.
+@Suite(.timeLimit(.minutes(1)))
 struct URLSessionHTTPClientTests {
     private static func fixtures() throws -> (URL, () -> Void) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)")

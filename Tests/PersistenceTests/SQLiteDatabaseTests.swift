@@ -2,6 +2,7 @@ import Foundation
 import Persistence
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct SQLiteDatabaseTests {
     private func temporaryFile() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("db-\(UUID().uuidString).sqlite")

@@ -4,6 +4,7 @@ import Testing
 
 @testable import Playback
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct PlaybackControllerTests {
     private let a = URL(string: "https://audio.test/a.m4a")!

@@ -8,6 +8,7 @@ import YAMLParsing
 
 /// Values made from schemas where a document has no example: each one is what the schema asks, and validates
 /// against it.
+@Suite(.timeLimit(.minutes(1)))
 struct ExampleGeneratorTests {
     @Test(arguments: [
         (

@@ -6,6 +6,7 @@ import Testing
 @testable import StubCore
 
 /// Documents on disk: `$ref`s to files beside the document, and what never leaves its folder.
+@Suite(.timeLimit(.minutes(1)))
 struct OpenAPIDocumentTests {
     static let head = "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n"
 

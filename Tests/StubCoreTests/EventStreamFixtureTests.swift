@@ -6,6 +6,7 @@ import Testing
 
 /// Server-Sent Events as written in `stubs.json` and in events files: what loads, and every mistake with its
 /// key path, line and column.
+@Suite(.timeLimit(.minutes(1)))
 struct EventStreamFixtureTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

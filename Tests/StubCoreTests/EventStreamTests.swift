@@ -5,6 +5,7 @@ import Testing
 
 /// Server-Sent Events as values: the events file format, events made from their parts, and the stream one
 /// request gets (resumed, kept alive, cut, throttled).
+@Suite(.timeLimit(.minutes(1)))
 struct EventStreamTests {
     private static func text(_ events: [ServerSentEvent]) -> String {
         String(decoding: events.flatMap(\.wire), as: UTF8.self)

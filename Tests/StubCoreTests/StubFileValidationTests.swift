@@ -6,6 +6,7 @@ import Testing
 @testable import StubCore
 
 /// Body matchers, scenarios, pacing and random faults as written in `stubs.json`: what loads and every mistake.
+@Suite(.timeLimit(.minutes(1)))
 struct StubFileValidationTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

@@ -3,6 +3,7 @@ import Testing
 
 @testable import StubCore
 
+@Suite(.timeLimit(.minutes(1)))
 struct StubMatchingTests {
     private static func variants() -> [String: StubVariant] {
         ["good": StubVariant(), "bad": StubVariant(), "nil": StubVariant()]

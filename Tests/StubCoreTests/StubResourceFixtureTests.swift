@@ -8,6 +8,7 @@ import Testing
 
 /// Resource stubs as written in `stubs.json`: what loads, every mistake with its key path, and a reload that keeps
 /// what the app wrote unless the seed changed.
+@Suite(.timeLimit(.minutes(1)))
 struct StubResourceFixtureTests {
     static func stubs(_ resource: String, request: String = #""path": "/api/favorites""#) -> String {
         #"{"stubs": [{"name": "favorites", "request": {\#(request)}, "resource": \#(resource), "#

@@ -4,6 +4,7 @@ import Testing
 
 /// The regular-expression dialect fixtures rely on: Swift's `Regex` now, `NSRegularExpression` before, so these
 /// are the cases where the two could differ and fixtures written for either must keep matching the same values.
+@Suite(.timeLimit(.minutes(1)))
 struct ValueMatcherPatternTests {
     @Test(arguments: [
         // Unanchored patterns match anywhere; anchors pin the ends.

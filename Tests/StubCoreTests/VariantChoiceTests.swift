@@ -3,6 +3,7 @@ import Testing
 
 @testable import StubCore
 
+@Suite(.timeLimit(.minutes(1)))
 struct VariantChoiceTests {
     private static let stub = Stub(
         name: "s", request: RequestPattern(path: PathPattern("/s")),

@@ -6,6 +6,7 @@ import Testing
 @testable import StubCore
 
 /// WebSocket stubs as written in `stubs.json`: what loads, and every mistake with its key path.
+@Suite(.timeLimit(.minutes(1)))
 struct WebSocketFixtureTests {
     private func load(request: String = #""path": "/ws", "websocket": true"#, variants: String) throws -> (
         StubCatalog?, [String]

@@ -4,6 +4,7 @@ import Testing
 
 @testable import StubMutations
 
+@Suite(.timeLimit(.minutes(1)))
 struct JSONNodeTests {
     /// Every JSON file of MockData reads, and writes back to the value Foundation reads from the original.
     @Test func everyJSONFileInMockData_readsAndWritesBackToTheSameValue() async throws {

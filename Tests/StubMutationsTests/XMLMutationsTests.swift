@@ -7,6 +7,7 @@ import Testing
 
 /// The mutants of an XML answer: per element path, removed, twice, text emptied, text huge; the bytes they do not
 /// change kept as written.
+@Suite(.timeLimit(.minutes(1)))
 struct XMLMutationsTests {
     static let xml = HTTPHeaders([("Content-Type", "application/xml")])
 

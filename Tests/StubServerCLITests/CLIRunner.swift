@@ -93,7 +93,7 @@
                 tool.path, arguments: arguments, environment: environment(changes), directory: packageRoot.path)
             let ended = await child.exit(within: limit)
             if ended == nil { await child.kill() }
-            let (stdout, stderr) = (await child.stdout!.end(within: 5), await child.stderr!.end(within: 5))
+            let (stdout, stderr) = (await child.stdout!.end(within: 60), await child.stderr!.end(within: 60))
             guard let ended, let stdout, let stderr else {
                 throw TimedOut(
                     what: "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) to exit", limit: limit,
@@ -179,7 +179,7 @@
             process.signal(signal)
             let ended = await process.exit(within: timeout)
             let errors = process.stderr!
-            var stderr = String(decoding: await errors.end(within: 5) ?? errors.received, as: UTF8.self)
+            var stderr = String(decoding: await errors.end(within: 60) ?? errors.received, as: UTF8.self)
             if ended == nil {
                 stderr += "[RunningServer: no exit within \(timeout) s of signal \(signal); killed]\n"
             }

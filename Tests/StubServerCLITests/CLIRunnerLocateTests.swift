@@ -5,6 +5,7 @@
 
     /// The built tool is found beside the test bundle wherever that is, not only beside `CommandLine.arguments[0]`
     /// (on macOS that is `xctest` or the toolchain's testing helper, outside `.build`).
+    @Suite(.timeLimit(.minutes(1)))
     struct CLIRunnerLocateTests {
         static let products = "/work/app/.build/arm64-apple-macosx/debug"
 

@@ -5,6 +5,7 @@
 
     /// `stub-server mutations`: the mutants of MockData's top albums, listed the same way twice, as lines or JSON;
     /// a stub or variant the folder lacks, and a missing `--stub`, are refused.
+    @Suite(.timeLimit(.minutes(1)))
     struct MutationsCommandTests {
         @Test func theTopAlbums_haveMoreThan150Mutants_listedTheSameWayTwice() async throws {
             let first = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums"])

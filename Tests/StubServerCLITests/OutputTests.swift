@@ -15,6 +15,7 @@
 
     /// `Output.write` against a real pipe: a reader that is slow or gone must neither lose what it does read nor
     /// hold the server.
+    @Suite(.timeLimit(.minutes(1)))
     struct OutputTests {
         private static func pipeEnds(nonBlockingWrite: Bool) throws -> (read: Int32, write: Int32) {
             var ends: [Int32] = [0, 0]

@@ -17,6 +17,7 @@
     /// `RemoteStubs` driving `stub-server serve` and an app's own stubs (`StubbedApp`), each in a process of its own,
     /// through the admin API: the other process's answers follow its choices, its journal and near misses come back,
     /// and every message and error is the one a server in the test's own process gives.
+    @Suite(.timeLimit(.minutes(1)))
     struct RemoteStubsTests {
         static let stubsJSON = #"""
             {
@@ -195,6 +196,7 @@
     /// An app that starts its stubs from its launch environment (`StubbedApp`, as an app's debug build would), driven
     /// from this process through the control port alone: its answers follow the choices made here, its requests are
     /// in the journal here, and an unmatched one fails the test here with the near-miss message.
+    @Suite(.timeLimit(.minutes(1)))
     struct StubsInAnAppTests {
         /// The app, running, with its control.
         final class App {
@@ -241,7 +243,7 @@
             func end() async -> ChildProcess.Termination? {
                 await remote.stop()
                 process.closeInput()
-                return await process.exit(within: 5)
+                return await process.exit(within: 60)
             }
         }
 
@@ -302,7 +304,7 @@
             #expect(
                 try await App.line(of: process, after: 0)
                     == #"error: STUB_VARIANTS must be stub=variant pairs, comma-separated, not "item""#)
-            #expect(await process.exit(within: 5) == .exited(1))
+            #expect(await process.exit(within: 60) == .exited(1))
             #expect(try InProcessStubs.startFromEnvironment([:]) == nil, "no fixtures: nothing done")
         }
     }

@@ -7,6 +7,7 @@ import Testing
 import XMLPath
 
 /// The drift check against a stand-in upstream whose answers lost a key, changed a type and gained a key.
+@Suite(.timeLimit(.minutes(1)))
 struct DriftCheckTests {
     static let fixtures = """
         {"stubs": [

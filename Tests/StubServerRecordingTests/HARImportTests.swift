@@ -5,6 +5,7 @@ import StubTestSupport
 import Testing
 
 /// HAR captures become fixtures with the recorder's writer.
+@Suite(.timeLimit(.minutes(1)))
 struct HARImportTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF])
 

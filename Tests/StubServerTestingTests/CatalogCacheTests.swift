@@ -4,6 +4,7 @@ import Testing
 @testable import StubServerTesting
 
 /// The traits' catalog cache: a folder is loaded once while it stays as it was, and again once it changes.
+@Suite(.timeLimit(.minutes(1)))
 struct CatalogCacheTests {
     static func stubs(named name: String) -> String {
         #"{"stubs": [{"name": "\#(name)", "request": {"path": "/x"}, "#

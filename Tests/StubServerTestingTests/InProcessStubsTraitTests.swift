@@ -17,7 +17,7 @@ private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, b
 }
 
 /// The in-process trait on a suite: every test gets a fresh server, reached through its session at the real host.
-@Suite(.inProcessStubs(variants: ["top-albums": "server-error"]))
+@Suite(.timeLimit(.minutes(1)), .inProcessStubs(variants: ["top-albums": "server-error"]))
 struct InProcessStubsTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         #expect(try await fetchAlbums().status == 503)
@@ -37,6 +37,7 @@ struct InProcessStubsTraitTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct InProcessStubsStrictnessTests {
     @Test func outsideTheTrait_thereIsNoServer() {
         #expect(InProcessStubs.current == nil)

@@ -8,7 +8,7 @@ import Testing
 let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
 /// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.
-@Suite(.stubServer(variants: ["top-albums": "server-error"]))
+@Suite(.timeLimit(.minutes(1)), .stubServer(variants: ["top-albums": "server-error"]))
 struct StubServerTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         let server = try StubServer.required()
@@ -33,6 +33,7 @@ struct StubServerTraitTests {
 
 /// Strictness and verification, driven through the trait's own scope so that the issues it records can be
 /// checked with `withKnownIssue`.
+@Suite(.timeLimit(.minutes(1)))
 struct StubServerStrictnessTests {
     private func comments(_ issue: Issue) -> String {
         issue.comments.map(\.rawValue).joined(separator: "\n")

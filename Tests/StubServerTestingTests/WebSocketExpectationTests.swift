@@ -6,7 +6,7 @@ import Testing
 
 /// `expectWebSocketMessages` against MockData's live socket: it passes on the messages both ways, in order, and
 /// names the first one that differs.
-@Suite(.stubServer())
+@Suite(.timeLimit(.minutes(1)), .stubServer())
 struct WebSocketExpectationTests {
     static let hello = #"{"channel":"top-albums","type":"hello"}"#
 

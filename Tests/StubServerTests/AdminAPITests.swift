@@ -6,6 +6,7 @@ import Testing
 @testable import StubServer
 
 /// The admin API under `/__stub/`, driven over HTTP as a developer's tools would.
+@Suite(.timeLimit(.minutes(1)))
 struct AdminAPITests {
     private func send(_ server: StubServer, _ method: String, _ path: String, body: String = "") async throws
         -> RawResponse

@@ -8,6 +8,7 @@ import Testing
 @testable import StubServer
 
 /// Stubs that match on the request body, over real sockets: JSON by subset and exactly, JSON paths, forms, text.
+@Suite(.timeLimit(.minutes(1)))
 struct BodyMatchingTests {
     static let stubs = #"""
         {"stubs": [

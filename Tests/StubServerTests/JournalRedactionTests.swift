@@ -6,6 +6,7 @@ import Testing
 @testable import StubServer
 
 /// Secrets never reach the journal: not its entries, not the admin API's JSON.
+@Suite(.timeLimit(.minutes(1)))
 struct JournalRedactionTests {
     @Test func secretHeadersAndQueryParameters_areRedacted() async throws {
         let configuration = StubServer.Configuration(redaction: Redaction(headers: ["X-Api-Key"], query: ["token"]))

@@ -7,6 +7,7 @@ import Testing
 @testable import StubServer
 
 /// Faults and delays drawn from a seeded generator: replayable outcomes, seen by the client and in the journal.
+@Suite(.timeLimit(.minutes(1)))
 struct RandomFaultsTests {
     static let stubs = #"""
         {"stubs": [

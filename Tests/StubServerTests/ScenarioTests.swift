@@ -7,6 +7,7 @@ import Testing
 @testable import StubServer
 
 /// Stubs that answer by a scenario's state and move it on: a cart whose GET changes after a POST.
+@Suite(.timeLimit(.minutes(1)))
 struct ScenarioTests {
     static let stubs = #"""
         {"stubs": [

@@ -6,6 +6,7 @@ import Testing
 @testable import StubServer
 
 /// The HTTP/1.1 engine over real loopback sockets.
+@Suite(.timeLimit(.minutes(1)))
 struct ServerHTTPTests {
     @Test func answer_carriesDateLengthTypeAndStubHeaders() async throws {
         try await withTestServer { server, _ in
@@ -284,6 +285,7 @@ struct ServerHTTPTests {
 }
 
 /// Large fixed bodies go out from memory files (`FileBody`, Linux): same bytes as from memory, every time.
+@Suite(.timeLimit(.minutes(1)))
 struct LargeBodyTests {
     static let stubs = """
         {"stubs": [

@@ -6,6 +6,7 @@ import Testing
 @testable import StubServer
 
 /// Variants, faults, templates and misses, as a client sees them over HTTP.
+@Suite(.timeLimit(.minutes(1)))
 struct ServerVariantTests {
     private let search = "/search?term=jack+johnson&limit=5"
 

@@ -7,6 +7,7 @@ import Testing
 @testable import StubCore
 @testable import StubServer
 
+@Suite(.timeLimit(.minutes(1)))
 struct StubCatalogLoadingTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

@@ -11,6 +11,7 @@ import Testing
 #endif
 
 /// Placeholders filled from the request, escaped for the body's type, and a `Host` that cannot break the body.
+@Suite(.timeLimit(.minutes(1)))
 struct TemplateTests {
     static let stubs = #"""
         {"stubs": [

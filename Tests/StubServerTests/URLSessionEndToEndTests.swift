@@ -11,6 +11,7 @@ import Testing
 #endif
 
 /// The stub server as apps meet it: through URLSession, and through curl.
+@Suite(.timeLimit(.minutes(1)))
 struct URLSessionEndToEndTests {
     private static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -81,13 +82,13 @@ struct URLSessionEndToEndTests {
             }
         }
 
-        /// Runs curl; `--max-time` bounds it, so a server that stops answering fails the test within seconds (curl
+        /// Runs curl; `--max-time` bounds it, so a server that stops answering fails the test within a minute (curl
         /// exits 28) instead of holding it.
         private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-            let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "5"] + arguments)
-            var ended = await curl.exit(within: 10)
+            let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "60"] + arguments)
+            var ended = await curl.exit(within: 60)
             if ended == nil { ended = await curl.kill() }
-            let output = await curl.stdout!.end(within: 5) ?? curl.stdout!.received
+            let output = await curl.stdout!.end(within: 60) ?? curl.stdout!.received
             return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
         }
     #endif

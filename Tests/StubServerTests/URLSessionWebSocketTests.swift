@@ -15,6 +15,7 @@ import Testing
 /// later with `ws` enabled); Debian's libcurl here is not, and the task fails with "WebSockets not supported by
 /// libcurl". There the test is a known issue that passes the day the library has support; on Apple platforms it
 /// must pass.
+@Suite(.timeLimit(.minutes(1)))
 struct URLSessionWebSocketTests {
     @Test func aWebSocketTask_getsTheGreeting_andTheScriptedReply_andAPushedMessage() async throws {
         #if canImport(FoundationNetworking)

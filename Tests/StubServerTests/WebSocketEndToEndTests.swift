@@ -8,6 +8,7 @@ import Testing
 
 /// WebSocket stubs over real sockets with a raw client: the handshake, MockData's live-updates script, the
 /// protocol's close codes, messages pushed from a test and from the admin API, pings, and the journal.
+@Suite(.timeLimit(.minutes(1)))
 struct WebSocketEndToEndTests {
     static let hello = #"{"channel":"top-albums","type":"hello"}"#
 

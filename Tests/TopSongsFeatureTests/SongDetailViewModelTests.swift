@@ -5,6 +5,7 @@ import Testing
 
 @testable import TopSongsFeature
 
+@Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct SongDetailViewModelTests {
     private static let song = Song(

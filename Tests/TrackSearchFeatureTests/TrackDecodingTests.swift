@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackSearchFeature
 
+@Suite(.timeLimit(.minutes(1)))
 struct TrackDecodingTests {
     private static let mixed = #"""
         {"resultCount": 8, "results": [

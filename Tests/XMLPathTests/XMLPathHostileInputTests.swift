@@ -4,6 +4,7 @@ import Testing
 @testable import XMLPath
 
 /// Bytes from a network, a proxy or a fixture: every input ends in events or an `XMLPathError`, never a crash.
+@Suite(.timeLimit(.minutes(1)))
 struct XMLPathHostileInputTests {
     private static func parser() -> XMLPathParser {
         var parser = XMLPathParser(recordPath: "feed.entry")

@@ -3,6 +3,7 @@ import Testing
 
 @testable import XMLPath
 
+@Suite(.timeLimit(.minutes(1)))
 struct XMLPathParserTests {
     private func events(_ xml: String, configure: (inout XMLPathParser) -> Void) throws -> [XMLPathParser.Event] {
         var parser = XMLPathParser(recordPath: "feed.entry")

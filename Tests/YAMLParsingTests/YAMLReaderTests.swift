@@ -5,6 +5,7 @@ import Testing
 
 @testable import YAMLParsing
 
+@Suite(.timeLimit(.minutes(1)))
 struct YAMLReaderTests {
     static func read(_ text: String) throws(YAMLError) -> JSONValue {
         try YAMLReader.value(Array(text.utf8))

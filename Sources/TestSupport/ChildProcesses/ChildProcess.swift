@@ -158,11 +158,11 @@
             }
         }
 
-        /// Kills the child (SIGKILL) and waits at most 5 s for it to end.
+        /// Kills the child (SIGKILL) and waits for it to end (a minute at most, which only ends a hang).
         @discardableResult
         package func kill() async -> Termination? {
             signal(SIGKILL)
-            return await exit(within: 5)
+            return await exit(within: 60)
         }
 
         /// A pipe whose ends the child does not inherit unless given them (`adddup2` clears close-on-exec on the

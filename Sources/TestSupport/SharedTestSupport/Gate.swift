@@ -6,7 +6,7 @@ import Locking
 /// let gate = Gate()
 /// // the fake calls `await gate.pass()` before answering
 /// let load = Task { await model.viewAppeared() }
-/// try await gate.waitUntilEntered()     // bounded: fails after 5 s
+/// try await gate.waitUntilEntered()     // bounded by a minute, which only ends a hang
 /// #expect(model.state == .loading)
 /// gate.open()
 /// ```
@@ -35,7 +35,7 @@ public final class Gate: Sendable {
     /// Waits until `count` callers have reached the gate (bounded as `waitUntil` is).
     /// - Throws: `WaitTimedOut` after `limit`.
     public func waitUntilEntered(
-        count: Int = 1, within limit: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
+        count: Int = 1, within limit: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation
     ) async throws {
         try await waitUntil("\(count) caller(s) at the gate", within: limit) { enteredCount >= count }
     }
