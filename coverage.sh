@@ -14,9 +14,6 @@ TOTAL_MIN=85        # all of Sources/
 ENGINE_MIN=90       # each file of Sources/Stubs/HTTPEngine (the platform file of the other OS is not compiled)
 
 cd "$(dirname "$0")"
-# Eight test cases at a time, as the README's test command: with every case started at once, a new task waited up to
-# 13 s for a turn on one core (Contributing/Development.md, "A suite that passes every time").
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
 swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
 llvm_cov="$swift_dir/llvm-cov"
 if [ ! -x "$llvm_cov" ] && command -v xcrun >/dev/null; then llvm_cov="$(xcrun --find llvm-cov)"; fi

@@ -8,9 +8,6 @@
 # .build/stress/MODE-RUN.log. Exits 1 when any run failed.
 set -euo pipefail  # every pipeline below reads its input to the end (awk, not head): no SIGPIPE
 cd "$(dirname "$0")/.."
-# Eight test cases at a time, as the README's test command: with every case started at once, a new task waited up to
-# 13 s for a turn on one core (Contributing/Development.md, "A suite that passes every time").
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
 
 runs="${1:?usage: scripts/stress-tests.sh N [plain|pinned|loaded]...}"
 shift

@@ -12,7 +12,9 @@
 
     /// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
     /// near-miss tables, and markup from a request shown as text.
-    @Suite(.timeLimit(.minutes(1)), .serialized, .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
+    @Suite(
+        .timeLimit(.minutes(1)), .serialized,
+        .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
     struct ControlPageBrowserTests {
         /// A copy of `MockData/` (what it holds, in the root of `body`'s folder), so that the test can break a
         /// fixture and reload.

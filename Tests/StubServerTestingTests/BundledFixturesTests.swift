@@ -6,7 +6,9 @@ import Testing
 
 /// Fixtures that reach the test as its bundle's resources (`resources: [.copy("BundledFixtures")]`), as they
 /// must on a device, where the folder beside the test file does not exist.
-@Suite(.timeLimit(.minutes(1)), .stubServer(fixtures: Bundle.module.url(forResource: "BundledFixtures", withExtension: nil)!))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .stubServer(fixtures: Bundle.module.url(forResource: "BundledFixtures", withExtension: nil)!))
 struct BundledFixturesTests {
     @Test func aBundledFolder_isServed() async throws {
         let server = try StubServer.required()

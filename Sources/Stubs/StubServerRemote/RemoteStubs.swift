@@ -31,8 +31,9 @@ public final class RemoteStubs: StubControl {
 
     /// - Parameters:
     ///   - url: the server's base URL, `http://127.0.0.1:PORT`.
-    ///   - timeout: how long one call may take (5 s by default).
-    public init(url: URL, timeout: Duration = .seconds(5)) {
+    ///   - timeout: how long one call may take: 30 s by default, as the recorder's, so that a busy simulator or CI
+    ///     machine is not taken for a dead app.
+    public init(url: URL, timeout: Duration = .seconds(30)) {
         self.url = url
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
