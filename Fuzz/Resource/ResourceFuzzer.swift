@@ -1,10 +1,14 @@
-// libFuzzer target for resource stubs' request bodies: the first byte picks a method and a target (the collection,
-// a key there is, one there is not), the rest is the body, handled by a seeded `ResourceCollection`. Compiled by
-// Fuzz/run.sh against Sources/Stubs/StubCore (HTTPMessages, JSONModel, Locking and StubMutations as libraries).
+// libFuzzer target for resource stubs' requests: the input is one or more requests separated by a 0xFF byte (which no
+// UTF-8 text holds); in each, the first byte picks a method and a target (the collection, a key there is, one there
+// is not, a key spelled another way: `01`, `1.0`, `-0`, or no finite number: `1e400`, `nan`), the rest is the body.
+// They are handled in turn by one seeded `ResourceCollection`. Compiled by Fuzz/run.sh against
+// Sources/Stubs/StubCore (HTTPMessages, JSONModel, Locking and StubMutations as libraries).
 // Properties, not only survival:
 // - every answer is one of the statuses the resource documents, with a JSON body (none for 204);
 // - a refusal changes nothing; a created or replaced item is what a GET of its key answers next;
-// - keys stay unique.
+// - keys stay unique;
+// - whatever the collection holds after the requests, read as the admin API reads it, is JSON that a replacement
+//   (`setItems`, the admin API's `PUT`) accepts back unchanged.
 //
 // Seeds: objects, patches and refusals, in Fuzz/seeds/resource.
 
@@ -18,16 +22,39 @@ let resource = StubResource(
     wrap: "results", countField: "count", filters: ["name"],
     paging: StubResource.Paging(limit: "limit", offset: "offset"))
 let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
-let targets: [StubResource.Target] = [.collection, .item("1"), .item("b"), .item("zz")]
+let targets: [StubResource.Target] = [
+    .collection, .item("1"), .item("b"), .item("zz"), .item("01"), .item("1.0"), .item("-0"), .item("1e400"),
+    .item("nan"), .item("2"),
+]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResource(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size > 0 else { return 0 }
-    let choice = Int(data[0])
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    var collection = ResourceCollection(resource, name: "fuzz")
+    for request in input.split(separator: 0xFF, omittingEmptySubsequences: true) {
+        handle(Array(request), in: &collection)
+    }
+    let held = JSONValue.array(collection.items).jsonText
+    precondition(JSONSyntax.isValid(Array(held.utf8)), "what the collection holds is JSON")
+    guard case .array(let items)? = try? JSONDecoder().decode(JSONValue.self, from: Data(held.utf8)) else {
+        preconditionFailure("what the collection holds reads back as an array")
+    }
+    var copy = ResourceCollection(resource, name: "copy")
+    do {
+        try copy.replaceAll(with: items)
+    } catch {
+        preconditionFailure("a replacement refuses what the collection held: \(error)")
+    }
+    precondition(JSONValue.array(copy.items).jsonText == held, "a replacement keeps what it was given")
+    return 0
+}
+
+/// One request: its first byte picks the method and target, the rest is the body.
+func handle(_ request: [UInt8], in collection: inout ResourceCollection) {
+    let choice = Int(request[0])
     let method = methods[choice % methods.count]
     let target = targets[(choice / methods.count) % targets.count]
-    let body = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    var collection = ResourceCollection(resource, name: "fuzz")
+    let body = Array(request.dropFirst())
     let before = collection.items
     let query = [(name: "limit", value: String(decoding: body.prefix(3), as: UTF8.self)), (name: "offset", value: "1")]
     let outcome = collection.handle(method, target, query: query, body: body, base: "/fuzz")
@@ -48,5 +75,4 @@ public func fuzzResource(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard case .object(let fields) = item, let key = fields["id"] else { preconditionFailure("a keyless item") }
         precondition(keys.insert(key.jsonText.trimmingCharacters(in: ["\""])).inserted, "keys stay unique")
     }
-    return 0
 }

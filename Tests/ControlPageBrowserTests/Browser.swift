@@ -145,7 +145,7 @@
             let head =
                 "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
-            let client = try await RawHTTPClient(port: port, timeout: 30)
+            let client = try await RawHTTPClient(port: port)
             try await client.send(Array(head.utf8) + Array(payload))
             let response = try await client.readResponse()
             let value = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["value"]

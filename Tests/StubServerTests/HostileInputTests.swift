@@ -72,7 +72,7 @@ struct HostileInputTests {
     @Test func randomBytes_onTheWire_leaveTheServerServing() async throws {
         try await withTestServer(StubServer.Configuration(headerTimeout: .milliseconds(100))) { server, _ in
             let port = server.port
-            // Each round may wait for the header timeout.
+            // Each round may wait for the header timeout: a 2 s window per read, ten times the server's.
             var generator = Generator(state: 7)
             for round in 0..<20 {
                 let client = try await RawHTTPClient(port: port, timeout: 2)

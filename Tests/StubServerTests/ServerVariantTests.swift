@@ -186,6 +186,8 @@ struct ServerVariantTests {
     func aBrokenAnswer_endsAKeepAliveConnection(_ variant: String, start: String) async throws {
         try await withTestServer { server, _ in
             let (port, request) = (server.port, get(search, "X-Stub-Variant: \(variant)\r\nConnection: keep-alive\r\n"))
+            // A window: the server closes at once after the broken answer (its loop has a thread of its own), well
+            // within 2 s, where a kept connection would wait for its 30 s idle timeout.
             let client = try await RawHTTPClient(port: port, timeout: 2)
             try await client.send(request)
             let received = try await client.readUntilClosed()  // throws readFailed(EAGAIN) if the server keeps it open
@@ -196,7 +198,7 @@ struct ServerVariantTests {
     @Test func hangFault_neverAnswersButOthersAreServed() async throws {
         try await withTestServer { server, _ in
             let (port, request) = (server.port, get(search, "X-Stub-Variant: hang\r\n"))
-            // A second of waiting for nothing: the task is suspended meanwhile, holding no thread.
+            // A window of a second of waiting for nothing: the task is suspended meanwhile, holding no thread.
             let hanging = try await RawHTTPClient(port: port, timeout: 1)
             try await hanging.send(request)
             let hung = Task { try await hanging.readResponse() }

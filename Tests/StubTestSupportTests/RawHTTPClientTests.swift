@@ -27,6 +27,7 @@ struct RawHTTPClientTests {
     }
 
     @Test func aPeerThatSaysNothing_failsTheReadWithEAGAINAfterTheTimeout() async throws {
+        // The timeout's window is what this test is about.
         let (client, peer) = try await Self.connectedPair(timeout: 1)
         let started = ContinuousClock.now
         await #expect(throws: RawHTTPClient.ClientError.readFailed(EAGAIN)) { try await client.readResponse() }
@@ -62,6 +63,7 @@ struct RawHTTPClientTests {
         var held: [RawHTTPClient] = []
         var outcome: (any Error)?
         for _ in 0..<4 where outcome == nil {
+            // A window: the connect's timeout is what this test is about.
             do { held.append(try await RawHTTPClient(port: port, timeout: 1)) } catch { outcome = error }
         }
         #expect(outcome as? RawHTTPClient.ClientError == .connectFailed(ETIMEDOUT), "\(String(describing: outcome))")
@@ -123,6 +125,7 @@ struct RawHTTPClientTests {
     }
 
     @Test func arrivals_startWithWhatIsAlreadyRead_andAQuietPeerEndsThemWithoutAReset() async throws {
+        // A window: a second of quiet ends the arrivals.
         let (client, peer) = try await Self.connectedPair(timeout: 1)
         try await peer.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
         #expect(try await client.readResponse(head: true).status == 200)

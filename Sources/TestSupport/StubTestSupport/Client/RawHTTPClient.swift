@@ -10,7 +10,9 @@ import Foundation
 ///
 /// Every call is `async` on a non-blocking socket: a wait for the server parks the task on `SocketPoller`'s thread
 /// instead of holding a thread of the cooperative pool or the main actor. Each wait (connect, a read, a write that
-/// finds the socket full) gives up after `timeout` seconds, and cancelling the task ends it.
+/// finds the socket full) gives up after `timeout` seconds, and cancelling the task ends it. The default, a minute,
+/// only ends a hang: on a busy machine the peer's bytes may come seconds late. A test about a silence (a server that
+/// must not answer, a read that must time out) passes a short `timeout` and says which window it tests.
 package actor RawHTTPClient {
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -22,7 +24,7 @@ package actor RawHTTPClient {
 
     /// Connects to `127.0.0.1:port`; the connect and every read and write give up after `timeout` seconds.
     /// - Throws: `ClientError.connectFailed` with the `errno` (`ETIMEDOUT` when the connect outlived `timeout`).
-    package init(port: Int, timeout: Int = 5) async throws {
+    package init(port: Int, timeout: Int = 60) async throws {
         self.timeout = .seconds(timeout)
         fd = socket(AF_INET, Int32(streamType), 0)
         // Not lent to processes a test starts: a child that counts its sockets (InProcessProbe) must not see ours.
@@ -72,7 +74,7 @@ package actor RawHTTPClient {
 
     /// Takes over a connected socket (a test's own server side of a connection), making it non-blocking; the
     /// client closes it.
-    package init(adopting descriptor: Int32, timeout: Int = 5) {
+    package init(adopting descriptor: Int32, timeout: Int = 60) {
         self.timeout = .seconds(timeout)
         fd = descriptor
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)

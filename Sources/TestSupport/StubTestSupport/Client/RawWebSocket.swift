@@ -13,7 +13,7 @@ package actor RawWebSocket {
     /// Connects and sends the opening handshake for `path`; `handshake` holds the answer.
     package init(
         port: Int, path: String, key: String = RawWebSocket.exampleKey, protocols: [String] = [],
-        extraHeaders: String = "", timeout: Int = 5
+        extraHeaders: String = "", timeout: Int = 60
     ) async throws {
         client = try await RawHTTPClient(port: port, timeout: timeout)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
