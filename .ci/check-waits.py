@@ -4,7 +4,7 @@
 1. Every top-level type holding Swift Testing tests carries `.timeLimit(...)` among its attributes, so a hung test
    ends and names itself instead of holding the run.
 2. No wait on a state has a deadline under a minute (`within: 5`, `within: .seconds(10)`, `now + .seconds(15)`,
-   a raw client's `timeout: 2`),
+   a raw client's `timeout: 2`, a helper's `limit: Double = 10`),
    unless a comment on its line or the three lines above says `window`: the test is about that time window.
    A busy machine delays any task by seconds; a state reached late is not a bug.
 
@@ -22,7 +22,8 @@ DECLARATION = re.compile(
 # A wait with a literal bound: `within: 5`, `within: 0.3`, `within: .seconds(10)`, `within: .milliseconds(20)`,
 # and deadlines computed by hand, `now + .seconds(5)`.
 SHORT_WAIT = re.compile(
-    r"(?:within:\s*|now\s*\+\s*|(?:RawHTTPClient|RawWebSocket|connectedPair)\(.*timeout:\s*)"
+    r"(?:within:\s*|now\s*\+\s*|(?:RawHTTPClient|RawWebSocket|connectedPair)\(.*timeout:\s*"
+    r"|\b(?:within|limit|timeout)(?: \w+)?:\s*(?:Int|Double|Duration)\s*=\s*)"
     r"(?:\.(?P<unit>seconds|milliseconds)\()?(?P<amount>[0-9][0-9_.]*)\)?"
 )
 

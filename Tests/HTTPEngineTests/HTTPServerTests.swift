@@ -47,7 +47,7 @@ struct HTTPServerTests {
         static let fileBody = FileBody(pattern)
 
         /// The next parked request's promise, or a failure after `seconds`.
-        func nextParked(within seconds: Int = 15) async throws -> ReplyPromise {
+        func nextParked(within seconds: Int = 60) async throws -> ReplyPromise {
             try await withThrowingTaskGroup(of: ReplyPromise?.self) { group in
                 group.addTask { [parked] in
                     var iterator = parked.makeAsyncIterator()

@@ -86,7 +86,7 @@
         /// thread of the cooperative pool while the tool runs.
         /// - Throws: `TimedOut` when the tool has not exited within `limit` seconds (it is killed).
         static func run(
-            _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 10,
+            _ arguments: [String], environment changes: [String: String?] = [:], limit: Double = 60,
             tool: URL = executable
         ) async throws -> Result {
             let child = try ChildProcess(
@@ -148,7 +148,7 @@
         /// tool that stops talking fails its test instead of hanging the run. Looks every few milliseconds and
         /// sleeps between looks: a blocking wait would hold one of the cooperative pool's few threads (two on a
         /// 2-CPU machine) for as long as the tool takes, and stall every other test meanwhile.
-        func nextLine(timeout: Double = 10) async -> String? {
+        func nextLine(timeout: Double = 60) async -> String? {
             let output = process.stdout!
             let deadline = Date() + timeout
             while true {
@@ -165,7 +165,7 @@
         }
 
         /// Lines until one contains `text`; nil if stdout ends first or no such line comes within `timeout` seconds.
-        func line(containing text: String, timeout: Double = 10) async -> String? {
+        func line(containing text: String, timeout: Double = 60) async -> String? {
             let deadline = Date() + timeout
             while let line = await nextLine(timeout: deadline.timeIntervalSinceNow) {
                 if line.contains(text) { return line }
@@ -175,7 +175,7 @@
 
         /// Sends `signal` and waits (at most `timeout` seconds) for the exit; returns the exit status and stderr. A
         /// server that outlives the wait is killed: its status is then SIGKILL's, and stderr says so.
-        func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) async -> (status: Int32, stderr: String) {
+        func stop(_ signal: Int32 = SIGTERM, timeout: Double = 60) async -> (status: Int32, stderr: String) {
             process.signal(signal)
             let ended = await process.exit(within: timeout)
             let errors = process.stderr!

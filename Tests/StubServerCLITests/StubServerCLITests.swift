@@ -414,7 +414,7 @@
             let same = try await CLIRunner.run(
                 [
                     "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--api", "albums",
-                ], limit: 30)
+                ], limit: 60)
             #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
             #expect(same.stdout.contains("checked "))
             #expect(same.stdout.contains(" 0 breaking, 0 new"))
@@ -431,7 +431,7 @@
             let drifted = try await CLIRunner.run(
                 [
                     "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,
-                ], limit: 30)
+                ], limit: 60)
             #expect(drifted.status == 1)
             #expect(
                 drifted.stdout.contains("albums/stubs.json: feed: feed.removedKey: missing upstream (fixture: number)"))
@@ -455,7 +455,7 @@
             let drifted = try await CLIRunner.run(
                 [
                     "drift", "--upstream", upstreamURL, "--upstream-timeout", "10", "--fixtures", folder.path,
-                ], limit: 30)
+                ], limit: 60)
             #expect(drifted.status == 1, "\(drifted.stdout)\(drifted.stderr)")
             #expect(
                 drifted.stdout.contains(

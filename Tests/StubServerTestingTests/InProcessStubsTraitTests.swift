@@ -32,8 +32,15 @@ struct InProcessStubsTraitTests {
         await expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
 
-    @Test(.inProcessStubs(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {
-        #expect(try await fetchAlbums().body.isEmpty)
+    /// The suite's trait and the test's start one server, the test's settings over the suite's.
+    @Test(.inProcessStubs(variant: "nil")) func aSuiteAndATestTrait_startOneServer() async throws {
+        let test = try #require(Test.current)
+        let traits = test.traits.compactMap { $0 as? InProcessStubsTrait }
+        #expect(traits.compactMap { $0.scopeProvider(for: test, testCase: Test.Case.current) }.count == 1)
+        let stubs = try InProcessStubs.required()
+        #expect(stubs.serverVariant == "nil")
+        #expect(stubs.variant(forStub: "top-albums") == "server-error")
+        #expect(try await fetchAlbums().status == 503)
     }
 }
 

@@ -25,9 +25,32 @@ struct StubServerTraitTests {
         await expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
 
-    @Test(.stubServer(variant: "nil")) func aTestTrait_overridesTheSuites() async throws {
+    /// The suite's trait and the test's start one server, the test's settings over the suite's: its server-wide
+    /// variant, beside the suite's per-stub one (which answers first, as a per-stub choice does).
+    @Test(.stubServer(variant: "nil")) func aSuiteAndATestTrait_startOneServer_withTheTestsSettingsOverTheSuites()
+        async throws
+    {
+        let test = try #require(Test.current)
+        let traits = test.traits.compactMap { $0 as? StubServerTrait }
+        #expect(traits.count == 2, "the suite's trait and the test's")
+        #expect(traits.compactMap { $0.scopeProvider(for: test, testCase: Test.Case.current) }.count == 1)
         let server = try StubServer.required()
-        #expect(try await get(albumsPath, from: server).body.isEmpty)
+        #expect(server.serverVariant == "nil")
+        #expect(server.variant(forStub: "top-albums") == "server-error")
+        #expect(try await get(albumsPath, from: server).status == 503)
+        #expect(try await get("/api/json/v1/1/filter.php?c=Dessert", from: server).body.isEmpty, "nil, server-wide")
+    }
+
+}
+
+/// A test's trait that names no folder serves the suite's.
+@Suite(.timeLimit(.minutes(1)), .stubServer(fixtures: "BundledFixtures"))
+struct AFolderOfItsOwn {
+    @Test(.stubServer(variants: ["bundled": "nil"])) func aTestsTrait_servesTheSuitesFolder() async throws {
+        let server = try StubServer.required()
+        #expect(server.catalog.root?.lastPathComponent == "BundledFixtures")
+        #expect(server.variant(forStub: "bundled") == "nil")
+        #expect(try await get("/bundled", from: server).body.isEmpty)
     }
 }
 
@@ -37,6 +60,18 @@ struct StubServerTraitTests {
 struct StubServerStrictnessTests {
     private func comments(_ issue: Issue) -> String {
         issue.comments.map(\.rawValue).joined(separator: "\n")
+    }
+
+    /// A strict trait and an unmatched request the test expects: reported inside `withKnownIssue`, it is a known
+    /// issue, and the trait does not report it again when the test ends.
+    @Test(.stubServer()) func anUnmatchedRequestTheTestExpects_isAKnownIssueOnly() async throws {
+        let server = try StubServer.required()
+        #expect(try await get(albumsPath + "x", from: server).status == 404)
+        await withKnownIssue {
+            await expectNoUnmatchedRequests()
+        } matching: { issue in
+            comments(issue).contains("no stub matched GET \(albumsPath)x")
+        }
     }
 
     @Test func outsideTheTrait_thereIsNoServer() {

@@ -150,6 +150,21 @@ struct StubCatalogLoadingTests {
             ])
     }
 
+    /// A missing required variant is reported beside the stub's other problems, at the stub's own index, not only
+    /// once they are fixed.
+    @Test func aMissingVariant_isReportedInTheSamePassAsTheStubsOtherProblems() throws {
+        let found = try problems(
+            #"{"stubs": [{"name": "a", "variants": {"good": {"status": 700}, "bad": {"body": ""}}}, {"name": "b", "request": {"path": "/b"}, "variants": {"good": {}}}]}"#
+        )
+        #expect(
+            found == [
+                "api/stubs.json: stubs[0].request: missing",
+                "api/stubs.json: stubs[0].variants.good.status: must be an integer in 100...599",
+                "api/stubs.json: stubs[0].variants: missing required variant nil",
+                "api/stubs.json: stubs[1].variants: missing required variants bad, nil",
+            ])
+    }
+
     @Test func load_rejectsASymlinkLeadingOutOfTheFolder() throws {
         let fixtures = try TemporaryFixtures([
             "api/stubs.json":

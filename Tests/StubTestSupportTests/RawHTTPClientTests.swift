@@ -14,7 +14,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct RawHTTPClientTests {
     /// A connected pair: the client, and the listener's side of its connection.
-    static func connectedPair(timeout: Int = 5) async throws -> (client: RawHTTPClient, peer: RawHTTPClient) {
+    static func connectedPair(timeout: Int = 60) async throws -> (client: RawHTTPClient, peer: RawHTTPClient) {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try await RawHTTPClient(port: Int(try listener.localPort()), timeout: timeout)

@@ -22,7 +22,7 @@ extension RemoteStubs {
 ///     func albumList_showsAFailure() async throws { ... }
 /// }
 /// ```
-public struct RemoteStubsTrait: TestTrait, SuiteTrait, TestScoping {
+public struct RemoteStubsTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
     /// The other process's base URL; `STUB_SERVER_URL` of this process's environment when nil.
     public var url: URL?
     /// Variants chosen per stub before the test runs.
@@ -30,12 +30,25 @@ public struct RemoteStubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// The server-wide variant, if any.
     public var serverVariant: String?
     public var unmatched: UnmatchedRequests
+    let identity = UUID()
+    var given: Set<TraitSetting> = TraitSetting.all
 
     public var isRecursive: Bool { true }
 
-    /// A scope for each test case; none for suites.
+    /// A scope for each test case, from the trait nearest the test, with the settings of those around it (one
+    /// reset and one check of the other process per test); none for suites.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        testCase == nil ? nil : scope(for: test)
+    }
+
+    func merged(over outer: Self) -> Self {
+        var merged = self
+        if !given.contains(.url) { merged.url = outer.url }
+        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
+        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
+        merged.variants = outer.variants.merging(variants) { _, inner in inner }
+        merged.given = given.union(outer.given)
+        return merged
     }
 
     public func provideScope(
@@ -53,7 +66,7 @@ public struct RemoteStubsTrait: TestTrait, SuiteTrait, TestScoping {
             unmatched: unmatched, location: test.sourceLocation,
             hint: "strict .remoteStubs: pass unmatched: .allow to permit unmatched requests")
         do {
-            try await RemoteStubs.$current.withValue(remote) { try await function() }
+            try await strictness.scope { try await RemoteStubs.$current.withValue(remote) { try await function() } }
         } catch {
             await strictness.check(remote)
             await remote.stop()
@@ -76,10 +89,13 @@ public struct RemoteStubsTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == RemoteStubsTrait {
     /// Stubs in another process for each test, reached at `url` (`STUB_SERVER_URL` when nil), reset and given
     /// per-stub `variants` and a server-wide `variant`; what a request no stub matched does (`.fail` by default).
+    /// A setting left out takes the suite's, when the suite has this trait too.
     public static func remoteStubs(
         url: URL? = nil, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: UnmatchedRequests = .fail
+        unmatched: UnmatchedRequests? = nil
     ) -> Self {
-        RemoteStubsTrait(url: url, variants: variants, serverVariant: variant, unmatched: unmatched)
+        RemoteStubsTrait(
+            url: url, variants: variants, serverVariant: variant, unmatched: unmatched ?? .fail,
+            given: TraitSetting.given(url: url, variant: variant, unmatched: unmatched))
     }
 }

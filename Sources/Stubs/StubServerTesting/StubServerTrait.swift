@@ -6,6 +6,10 @@ public import Testing
 /// Runs each test, or each test of a suite, with its own stub server on an ephemeral loopback port, given to
 /// the test as `StubServer.current`; strict by default: a request no stub matched fails the test.
 ///
+/// On a suite and on one of its tests, the test still gets one server: the test's settings over the suite's, the
+/// fixtures folder and anything else the test's trait does not give taken from the suite's, and the per-stub
+/// variants of both.
+///
 /// ```swift
 /// @Test(.stubServer(variants: ["top-albums": "bad"]))
 /// func albumList_showsAFailure() async throws {
@@ -13,7 +17,7 @@ public import Testing
 ///     // ... point the client at server.baseURL
 /// }
 /// ```
-public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
+public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
     /// The policy for requests no stub matched, under its earlier name.
     @available(*, deprecated, renamed: "UnmatchedRequests")
     public typealias Unmatched = UnmatchedRequests
@@ -34,12 +38,29 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Whether requests to stubs that stand for an OpenAPI operation (their `openapi` key) are checked against it;
     /// a request the operation would refuse fails the test like an unmatched one (unless `unmatched` is `.allow`).
     public var contracts = true
+    let identity = UUID()
+    var given: Set<TraitSetting> = TraitSetting.all
 
     public var isRecursive: Bool { true }
 
-    /// A scope for each test case (so every case of a parameterised test gets a fresh server); none for suites.
+    /// A scope for each test case (so every case of a parameterised test gets a fresh server), from the trait
+    /// nearest the test, with the settings of those around it; none for suites.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        testCase == nil ? nil : scope(for: test)
+    }
+
+    func merged(over outer: Self) -> Self {
+        var merged = self
+        if !given.contains(.fixtures) {
+            (merged.fixtures, merged.fixturesURL, merged.filePath) = (outer.fixtures, outer.fixturesURL, outer.filePath)
+        }
+        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
+        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
+        if !given.contains(.contracts) { merged.contracts = outer.contracts }
+        if !given.contains(.configuration) { merged.configuration = outer.configuration }
+        merged.variants = outer.variants.merging(variants) { _, inner in inner }
+        merged.given = given.union(outer.given)
+        return merged
     }
 
     public func provideScope(
@@ -53,7 +74,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
                 unmatched: unmatched, location: test.sourceLocation,
                 hint: "strict .stubServer: pass unmatched: .allow to permit unmatched requests")
             do {
-                try await StubServer.$current.withValue(server) { try await function() }
+                try await strictness.scope { try await StubServer.$current.withValue(server) { try await function() } }
             } catch {
                 await strictness.check(server)
                 throw error
@@ -79,12 +100,23 @@ struct Strictness {
     var location: SourceLocation
     /// How to permit them, added to each issue.
     var hint: String
+    /// The journal entries the test reported itself (`expectNoUnmatchedRequests()`): not reported again.
+    let reported = ReportedEntries()
 
-    /// Records an issue for each request no stub matched, with the closest stubs, unless they are allowed.
+    /// Runs `body` with `reported` as the test's, so that `expectNoUnmatchedRequests()` inside it (or inside
+    /// `withKnownIssue`) settles what it reports.
+    func scope<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await ReportedEntries.$current.withValue(reported) { try await body() }
+    }
+
+    /// Records an issue for each request no stub matched, with the closest stubs, unless they are allowed or the
+    /// test reported them already.
     func check(_ server: any StubControl) async {
         guard unmatched == .fail else { return }
         do {
-            let reports = try await server.unmatchedReports()
+            let settled = reported.entries
+            let reports = try await server.unmatchedReportsByEntry().filter { !settled.contains($0.entry) }.map(
+                \.report)
             for report in reports {
                 Issue.record(Comment(rawValue: report + "\n(\(hint))"), sourceLocation: location)
             }
@@ -113,14 +145,21 @@ extension Trait where Self == StubServerTrait {
     /// server-wide `variant`, what an unmatched request does (`.fail` by default), and whether requests are checked
     /// against their stubs' OpenAPI operations (`contracts`, on by default; a refused request fails like an
     /// unmatched one).
+    ///
+    /// A setting left out takes the suite's, when the suite has this trait too; else `MockData`, no variant,
+    /// `.fail`, contracts on and the default configuration.
     public static func stubServer(
-        fixtures: String = "MockData", variants: [String: String] = [:], variant: String? = nil,
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
-        configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
+        fixtures: String? = nil, variants: [String: String] = [:], variant: String? = nil,
+        unmatched: UnmatchedRequests? = nil, contracts: Bool? = nil,
+        configuration: StubServer.Configuration? = nil, filePath: String = #filePath
     ) -> Self {
         StubServerTrait(
-            fixtures: fixtures, variants: variants, serverVariant: variant, unmatched: unmatched,
-            configuration: configuration, filePath: filePath, contracts: contracts)
+            fixtures: fixtures ?? "MockData", variants: variants, serverVariant: variant, unmatched: unmatched ?? .fail,
+            configuration: configuration ?? StubServer.Configuration(), filePath: filePath,
+            contracts: contracts ?? true,
+            given: TraitSetting.given(
+                fixtures: fixtures, variant: variant, unmatched: unmatched, contracts: contracts,
+                configuration: configuration))
     }
 
     /// A stub server for each test, serving the fixtures folder at `fixtures`: a test bundle's resources, which is
@@ -132,12 +171,16 @@ extension Trait where Self == StubServerTrait {
     /// ```
     public static func stubServer(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true,
-        configuration: StubServer.Configuration = StubServer.Configuration(), filePath: String = #filePath
+        unmatched: UnmatchedRequests? = nil, contracts: Bool? = nil,
+        configuration: StubServer.Configuration? = nil, filePath: String = #filePath
     ) -> Self {
         var trait = StubServerTrait(
-            fixtures: fixtures.path, variants: variants, serverVariant: variant, unmatched: unmatched,
-            configuration: configuration, filePath: filePath, contracts: contracts)
+            fixtures: fixtures.path, variants: variants, serverVariant: variant, unmatched: unmatched ?? .fail,
+            configuration: configuration ?? StubServer.Configuration(), filePath: filePath,
+            contracts: contracts ?? true,
+            given: TraitSetting.given(
+                fixtures: fixtures, variant: variant, unmatched: unmatched, contracts: contracts,
+                configuration: configuration))
         trait.fixturesURL = fixtures
         return trait
     }

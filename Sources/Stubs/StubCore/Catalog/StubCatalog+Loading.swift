@@ -32,7 +32,8 @@ extension StubCatalog {
             problems.append(
                 FixtureProblem(file: "", keyPath: "", message: "no API folder with a stubs.json in \(root.path)"))
         }
-        problems += Self.problems(in: stubs).filter { problem in
+        // The files' readers reported missing variants, every stub's, at its own index.
+        problems += Self.problems(in: stubs, checkingVariants: false).filter { problem in
             // A stub already reported by its file is not reported again here.
             !problems.contains { $0.file == problem.file && $0.keyPath == problem.keyPath }
         }
@@ -57,8 +58,9 @@ extension StubCatalog {
         return try StubCatalog(stubs: [stub])
     }
 
-    /// Problems that hold for stubs however they were made: names, required variants, sequences.
-    static func problems(in stubs: [Stub]) -> [FixtureProblem] {
+    /// Problems that hold for stubs however they were made: names, required variants (unless `checkingVariants` is
+    /// false), sequences.
+    static func problems(in stubs: [Stub], checkingVariants: Bool = true) -> [FixtureProblem] {
         var problems: [FixtureProblem] = []
         var seen: [String: String] = [:]
         for (index, stub) in stubs.enumerated() {
@@ -74,17 +76,19 @@ extension StubCatalog {
                 report("name", "duplicate stub name \(stub.name.debugDescription), also in \(other)")
             }
             seen[stub.name] = seen[stub.name] ?? (stub.file.isEmpty ? "this catalog" : stub.file)
-            let missing = ["good", "bad", "nil"].filter { stub.variants[$0] == nil }
-            if !missing.isEmpty {
-                report(
-                    "variants",
-                    "missing required variant\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
-            }
+            if checkingVariants, let problem = missingVariants(Set(stub.variants.keys)) { report("variants", problem) }
             for (position, name) in stub.sequence.enumerated() where stub.variants[name] == nil {
                 report("sequence[\(position)]", "no variant named \(name.debugDescription)")
             }
         }
         return problems
+    }
+
+    /// What a stub with variants `names` lacks of `good`, `bad` and `nil`, as a problem's message; nil for nothing.
+    static func missingVariants(_ names: Set<String>) -> String? {
+        let missing = ["good", "bad", "nil"].filter { !names.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        return "missing required variant\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
     }
 
     static func isValidName(_ name: String) -> Bool {

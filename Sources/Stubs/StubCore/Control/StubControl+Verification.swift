@@ -61,6 +61,11 @@ extension StubControl {
     /// One report per request no stub matched, with the stubs that came closest, field by field; then one per
     /// request that broke its stub's API contract, with each problem.
     package func unmatchedReports() async throws(StubServerError) -> [String] {
+        try await unmatchedReportsByEntry().map(\.report)
+    }
+
+    /// `unmatchedReports()` with the journal entry each report is about.
+    package func unmatchedReportsByEntry() async throws(StubServerError) -> [(entry: Int, report: String)] {
         let unmatched = try await unmatchedRequests().map { entry in
             var report =
                 "no stub matched \(entry.method) \(entry.target) (answered \(entry.status.map(String.init) ?? "-"))"
@@ -68,12 +73,15 @@ extension StubControl {
                 report += "; closest stubs:"
                 for miss in closest { report += "\n  \(miss.explanation)" }
             }
-            return report
+            return (entry.id, report)
         }
         let broken = try await journal(JournalQuery()).filter { !($0.contractViolations ?? []).isEmpty }.map { entry in
-            "\(entry.method) \(entry.target) breaks the API contract of stub \(entry.stub ?? "-") (answered "
-                + "\(entry.status.map(String.init) ?? "-")):"
-                + (entry.contractViolations ?? []).map { "\n  \($0)" }.joined()
+            (
+                entry.id,
+                "\(entry.method) \(entry.target) breaks the API contract of stub \(entry.stub ?? "-") (answered "
+                    + "\(entry.status.map(String.init) ?? "-")):"
+                    + (entry.contractViolations ?? []).map { "\n  \($0)" }.joined()
+            )
         }
         return unmatched + broken
     }

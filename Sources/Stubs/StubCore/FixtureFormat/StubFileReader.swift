@@ -97,6 +97,10 @@ struct StubFileReader {
             }
         }
         var variants = readVariants(fields["variants"], at: "\(path).variants")
+        if case .object(let named)? = fields["variants"] {
+            // Reported with the stub's other problems, not after they are fixed.
+            if let problem = StubCatalog.missingVariants(Set(named.keys)) { report("\(path).variants", problem) }
+        }
         if let route = request?.webSocket, var scripted = variants {
             for name in scripted.keys { scripted[name]?.script?.protocols = route.protocols }
             variants = scripted
