@@ -54,11 +54,13 @@ extension XCTestCase {
     ///   - reset: whether to reset the stubs first; pass false for stubs an app started with the variants of its
     ///     launch environment (and whose control port may not listen yet).
     ///   - unmatched: `.fail` (default) or `.allow`.
+    ///   - isolation: the caller's actor, which the call stays on: a main-actor test case (a UI test) is not sent
+    ///     off it.
     /// - Returns: the control; set variants on it before launching the app.
     /// - Throws: `StubServerError.controlFailed` when nothing answers there.
     public func connectRemoteStubs(
         url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
-        line: UInt = #line
+        line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) async throws -> RemoteStubs {
         guard
             let url = url
