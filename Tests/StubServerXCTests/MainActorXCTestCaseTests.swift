@@ -19,4 +19,15 @@ final class MainActorXCTestCaseTests: XCTestCase {
         let stubs = try startInProcessStubs(fixtures: fixtures)
         XCTAssertEqual(stubs.requestCount(), 0)
     }
+
+    /// The starters find a fixtures folder by name, beside the test file or above it, as the traits do.
+    func testTheStarters_findTheFolderByName() async throws {
+        let server = try startStubServer()
+        XCTAssertEqual(server.catalog.root?.lastPathComponent, "MockData")
+        XCTAssertEqual(try startInProcessStubs(fixtures: "MockData").catalog.root?.lastPathComponent, "MockData")
+        XCTAssertThrowsError(try startStubServer(fixtures: "NoSuchFolder")) { error in
+            XCTAssertTrue(
+                "\(error)".contains("NoSuchFolder: no such fixtures folder beside "), "\(error)")
+        }
+    }
 }

@@ -30,6 +30,50 @@ extension XCTestCase {
         return server
     }
 
+    /// Starts a stub server serving the fixtures folder named `fixtures`, found beside the test file or in a folder
+    /// above it (as the Swift Testing traits find theirs), on an ephemeral loopback port; stopped, and strict, at
+    /// teardown like `startStubServer(fixtures:)` with a URL.
+    /// - Throws: `CatalogError` when no such folder is there or its fixtures are invalid,
+    ///   `StubServerError.bindFailed` when the server cannot listen.
+    public func startStubServer(
+        fixtures: String = "MockData", configuration: StubServer.Configuration = StubServer.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> StubServer {
+        try startStubServer(
+            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
+            contracts: contracts, file: file, line: line)
+    }
+
+    /// Starts in-process stubs of the fixtures folder named `fixtures`, found beside the test file or above it,
+    /// like `startInProcessStubs(fixtures:)` with a URL.
+    /// - Throws: `CatalogError` when no such folder is there or its fixtures are invalid.
+    public func startInProcessStubs(
+        fixtures: String = "MockData", configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> InProcessStubs {
+        try startInProcessStubs(
+            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
+            contracts: contracts, file: file, line: line)
+    }
+
+    /// The folder `name` (an absolute path, or a name looked for beside `file` and above it).
+    /// - Throws: `CatalogError` naming where it looked.
+    private static func folder(_ name: String, from file: StaticString) throws(CatalogError) -> URL {
+        if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
+        guard let folder = StubCatalog.findFolder(named: name, from: "\(file)") else {
+            throw CatalogError(
+                root: nil,
+                problems: [
+                    FixtureProblem(
+                        file: name, keyPath: "",
+                        message: "no such fixtures folder beside \(file) or in any folder above it")
+                ])
+        }
+        return folder
+    }
+
     /// Starts an in-process stub server serving `fixtures`, stopped when the test ends: give the code under test
     /// its `urlSession` (or a session made from its `sessionConfiguration`); requests keep their real URLs.
     ///
