@@ -75,10 +75,18 @@ struct StubResourceFixtureTests {
         let post = try Request(
             method: "POST", target: "/api/favorites", headers: HTTPHeaders(), body: Array("{}".utf8))
         #expect(runtime.exchange(post, baseURL: "http://x").status == 201)
-        try runtime.reload()
-        #expect(String(decoding: try runtime.items(ofResource: "favorites"), as: UTF8.self) == #"[{"id":1},{"id":2}]"#)
+        let control = Control(runtime: runtime)
+        try control.reload()
+        #expect(String(decoding: try control.items(ofResource: "favorites"), as: UTF8.self) == #"[{"id":1},{"id":2}]"#)
         try fixtures.write("api/favorites.json", #"[{"id": 5}]"#)
-        try runtime.reload()
-        #expect(String(decoding: try runtime.items(ofResource: "favorites"), as: UTF8.self) == #"[{"id":5}]"#)
+        try control.reload()
+        #expect(String(decoding: try control.items(ofResource: "favorites"), as: UTF8.self) == #"[{"id":5}]"#)
+    }
+
+    /// The one control over a runtime with no transport.
+    final class Control: LocalStubControl {
+        let runtime: StubRuntime
+        init(runtime: StubRuntime) { self.runtime = runtime }
+        func stop() async {}
     }
 }

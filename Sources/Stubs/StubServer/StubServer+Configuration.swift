@@ -98,7 +98,7 @@ extension StubServer {
         package var contractViolations: [String]? = nil
 
         /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
-        public var line: String {
+        package var line: String {
             let outcome = [status.map(String.init), fault.map { "fault=\($0)" }, forwarded].compactMap { $0 }.joined(
                 separator: " ")
             let tenths = Int((milliseconds * 10).rounded())

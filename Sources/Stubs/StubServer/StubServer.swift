@@ -27,8 +27,8 @@ public final class StubServer: Sendable {
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public var seed: UInt64 { runtime.seed }
 
-    /// The catalog, the choices and the journal, and the control API over them.
-    package let runtime: StubRuntime
+    /// The catalog, the choices and the journal, which the control (`LocalStubControl`) steers.
+    public let runtime: StubRuntime
     /// Whether this server answers only the admin API of stubs that answer in process (`startControl(of:port:)`).
     let controlOnly: Bool
     /// Large bodies in files, sent by the kernel.
@@ -131,7 +131,7 @@ public final class StubServer: Sendable {
     private func startWatching() throws {
         guard let root = catalog.root else { throw StubServerError.notReloadable }
         let fresh = try FixtureWatcher(root: root) { [weak self] changed in
-            _ = try? self?.runtime.reload(changed: changed)
+            _ = try? self?.reload(changed: changed)
         }
         watcher.withLock { $0 = fresh }
     }

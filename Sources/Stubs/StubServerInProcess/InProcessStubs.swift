@@ -21,14 +21,15 @@ import StubServer
 ///
 /// Each server answers only the sessions made from its `sessionConfiguration` (or its `urlSession`), so many run
 /// at once in parallel tests.
-public final class InProcessStubs: StubControl {
+public final class InProcessStubs: LocalStubControl {
     public let configuration: Configuration
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public var seed: UInt64 { runtime.seed }
     /// A session whose requests this server answers.
     public let urlSession: URLSession
 
-    package let runtime: StubRuntime
+    /// The catalog, the choices and the journal, which the control (`LocalStubControl`) steers.
+    public let runtime: StubRuntime
     /// The number in the registry, which the protocol class spells (`ServerTag`).
     let number: Int
     let protocolClass: AnyClass

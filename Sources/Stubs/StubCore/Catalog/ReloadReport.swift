@@ -25,7 +25,7 @@ public struct ReloadReport: Sendable, Equatable, Codable {
     }
 
     /// One line for a log: `reloaded (albums/stubs.json changed): 12 stubs`, or the number of problems.
-    public var line: String {
+    package var line: String {
         let cause = changed.isEmpty ? "" : " (\(changed.joined(separator: ", ")) changed)"
         if succeeded { return "reloaded\(cause): serving \(stubs) stubs" }
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"

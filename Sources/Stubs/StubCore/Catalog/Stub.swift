@@ -108,7 +108,7 @@ public struct Stub: Sendable, Equatable {
     }
 
     /// The variant names, sorted with `good`, `bad`, `nil` first.
-    public var variantNames: [String] {
+    package var variantNames: [String] {
         let leading = ["good", "bad", "nil"].filter { variants[$0] != nil }
         return leading + variants.keys.filter { !leading.contains($0) }.sorted()
     }

@@ -1,6 +1,6 @@
 package import HTTPMessages
 import JSONModel
-import Locking
+package import Locking
 
 #if canImport(FoundationEssentials)
     package import FoundationEssentials
@@ -8,13 +8,13 @@ import Locking
     package import Foundation
 #endif
 
-/// The state of one running stub server behind a lock, and the control API over it: what `StubServer` and
-/// `InProcessStubs` both hold, so the two transports decide and are steered alike.
-package final class StubRuntime: Sendable {
-    private let state: Lock<StubState>
+/// The state of one running set of stubs behind a lock: what `StubServer` and `InProcessStubs` both hold, so the two
+/// transports decide alike (`exchange`) and are steered by one control (`LocalStubControl`).
+public final class StubRuntime: Sendable {
+    package let state: Lock<StubState>
     /// The server-wide variant at start, which `reset()` returns to.
-    private let startVariant: String?
-    private let onReload: (@Sendable (ReloadReport) -> Void)?
+    package let startVariant: String?
+    package let onReload: (@Sendable (ReloadReport) -> Void)?
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     package let seed: UInt64
 
@@ -69,116 +69,9 @@ package final class StubRuntime: Sendable {
         state.withLock { $0.requestChecker = checker }
     }
 
+    /// The catalog being served.
     package var catalog: StubCatalog {
         state.withLock { $0.catalog }
-    }
-
-    package var serverVariant: String? {
-        state.withLock { $0.serverVariant }
-    }
-
-    package func setVariant(_ variant: String?) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            if let variant, !state.catalog.stubs.contains(where: { $0.variants[variant] != nil }) {
-                throw .variantNowhere(variant)
-            }
-            state.serverVariant = variant
-        }
-    }
-
-    package func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            if let variant {
-                _ = try state.catalog.variant(variant, ofStub: stub)
-            } else {
-                _ = try state.catalog.existingStub(stub)
-            }
-            state.stubVariants[stub] = variant
-        }
-    }
-
-    package func variant(forStub stub: String) -> String? {
-        state.withLock { $0.stubVariants[stub] }
-    }
-
-    package var scenarios: [String: String] {
-        state.withLock { state in
-            state.catalog.scenarios.mapValues { _ in StubScenario.start }.merging(
-                state.scenarios.filter { state.catalog.scenarios[$0.key] != nil }
-            ) { _, current in current }
-        }
-    }
-
-    /// - Throws: `StubServerError.unknownScenario` or `.unknownScenarioState` (states are `start` and those the
-    ///   stubs name).
-    package func setScenario(_ name: String, to newState: String) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            let known = state.catalog.scenarios
-            guard let states = known[name] else { throw .unknownScenario(name, known: known.keys.sorted()) }
-            guard states.contains(newState) else {
-                throw .unknownScenarioState(newState, scenario: name, states: states)
-            }
-            state.scenarios[name] = newState
-        }
-    }
-
-    /// - Throws: `StubServerError.unknownScenario` for a name no stub uses.
-    package func resetScenario(_ name: String?) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            guard let name else {
-                state.scenarios = [:]
-                return
-            }
-            let known = state.catalog.scenarios
-            guard known[name] != nil else { throw .unknownScenario(name, known: known.keys.sorted()) }
-            state.scenarios[name] = nil
-        }
-    }
-
-    package func journal(_ query: JournalQuery) -> [JournalEntry] {
-        state.withLock { $0.journal.entries(matching: query) }
-    }
-
-    package func clearJournal() {
-        state.withLock { $0.journal.clear() }
-    }
-
-    package func reset() {
-        state.withLock { $0.reset(serverVariant: startVariant) }
-    }
-
-    package var lastReload: ReloadReport? {
-        state.withLock { $0.lastReload }
-    }
-
-    /// Loads the catalog's folder again after `changed` files changed (none: asked for), records the outcome as
-    /// `lastReload` and reports it to `onReload`; on failure the current catalog stays in service.
-    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.notReloadable` for a catalog built in code.
-    @discardableResult
-    package func reload(changed: [String] = []) throws -> ReloadReport {
-        guard let root = catalog.root else { throw StubServerError.notReloadable }
-        let report: ReloadReport
-        let fresh: StubCatalog
-        do {
-            fresh = try StubCatalog.load(from: root)
-        } catch {
-            report = state.withLock { state in
-                state.lastReload = ReloadReport(
-                    time: Date(), succeeded: false, stubs: state.catalog.stubs.count, problems: error.problems,
-                    changed: changed)
-                return state.lastReload!
-            }
-            onReload?(report)
-            throw error
-        }
-        report = state.withLock { state in
-            state.catalog = fresh
-            state.sequenceCalls = [:]
-            state.lastReload = ReloadReport(time: Date(), succeeded: true, stubs: fresh.stubs.count, changed: changed)
-            return state.lastReload!
-        }
-        onReload?(report)
-        return report
     }
 }
 
@@ -231,44 +124,6 @@ extension StubRuntime {
             }
         }
         return result
-    }
-
-    /// Answers every request to `stub` with its mutant `mutation` of the variant it would give (nil: unmutated).
-    /// - Throws: `StubServerError.unknownStub`.
-    package func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            _ = try state.catalog.existingStub(stub)
-            state.stubMutations[stub] = mutation
-        }
-    }
-
-    package func mutation(forStub stub: String) -> String? {
-        state.withLock { $0.stubMutations[stub] }
-    }
-
-    /// The items of resource stub `name`, as a JSON array.
-    package func items(ofResource name: String) throws(StubServerError) -> Data {
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            let (stub, resource) = try state.catalog.existingResource(name)
-            return Data(JSONValue.array(state.collection(of: stub, resource: resource).items).jsonText.utf8)
-        }
-    }
-
-    /// Replaces the items of resource stub `name` with `items`, a JSON array of objects, each keyed.
-    package func setItems(_ items: Data, ofResource name: String) throws(StubServerError) {
-        guard case .array(let values)? = try? JSONDecoder().decode(JSONValue.self, from: items) else {
-            throw .invalidItems(resource: name, reason: "the items must be a JSON array of objects")
-        }
-        try state.withLock { (state: inout StubState) throws(StubServerError) in
-            let (stub, resource) = try state.catalog.existingResource(name)
-            var collection = state.collection(of: stub, resource: resource)
-            do {
-                try collection.replaceAll(with: values)
-            } catch {
-                throw .invalidItems(resource: name, reason: "\(error)")
-            }
-            state.resources[name] = collection
-        }
     }
 
     /// Records a request the forwarder answered with `status`, naming the forwarder by `label`.

@@ -29,26 +29,26 @@ final class StubWebSocket: WebSocketHandler {
 
     func opened(_ socket: WebSocketChannel) -> [WebSocketOutput] {
         registry.opened(socket, stub: stub)
-        journal { $0.webSocketMessages = [] }
+        updateEntry { $0.webSocketMessages = [] }
         return script.opening
     }
 
     func received(_ message: WebSocketMessage, on socket: WebSocketChannel) -> [WebSocketOutput] {
-        journal { $0.webSocketMessages?.append(message.record(.received)) }
+        updateEntry { $0.webSocketMessages?.append(message.record(.received)) }
         return script.replies(to: message)
     }
 
     func sent(_ message: WebSocketMessage, on socket: WebSocketChannel) {
-        journal { $0.webSocketMessages?.append(message.record(.sent)) }
+        updateEntry { $0.webSocketMessages?.append(message.record(.sent)) }
     }
 
     func closed(_ socket: WebSocketChannel, code: UInt16?, reason: String) {
         registry.closed(socket, stub: stub)
         let how = code.map { reason.isEmpty ? "\($0)" : "\($0) \(reason)" } ?? "no close frame: \(reason)"
-        journal { $0.webSocketClose = how }
+        updateEntry { $0.webSocketClose = how }
     }
 
-    private func journal(_ change: (inout JournalEntry) -> Void) {
+    private func updateEntry(_ change: (inout JournalEntry) -> Void) {
         guard let entry else { return }
         runtime.updateEntry(entry, change)
     }
