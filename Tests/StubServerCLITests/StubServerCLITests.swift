@@ -186,6 +186,7 @@
         /// clients leave.
         @Test func aFullDescriptorTable_pausesAcceptingWithoutSpinning_andAcceptsOnceClientsLeave() async throws {
             let server = try RunningServer(["--port", "0", "--max-connections", "1000"], fileLimit: 48)
+            let started = ContinuousClock.now
             let first = try #require(await server.nextLine())
             let port = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:))?.port)
             let pid = server.process.pid
@@ -218,9 +219,14 @@
             #expect(outcome.afterwards.status == 200)
             #expect((try outcome.afterwards.json()["acceptPauses"] as? Int ?? 0) >= outcome.pauses)
             let stopped = await server.stop()
+            let seconds = Int((ContinuousClock.now - started).components.seconds)
             #expect(stopped.status == 0)
+            // One line, not one per failed accept: at most one every ten seconds while the shortage lasts (a busy
+            // machine made it last over ten).
             let lines = stopped.stderr.split(separator: "\n").filter { $0.contains("out of file descriptors") }
-            #expect(lines.count == 1, "\(stopped.stderr)")
+            #expect(
+                (1...(1 + seconds / 10)).contains(lines.count),
+                "\(lines.count) lines in \(seconds) s: \(stopped.stderr)")
             #expect(
                 lines.first?.hasPrefix("stub-server: out of file descriptors (EMFILE: ") == true, "\(stopped.stderr)")
         }
