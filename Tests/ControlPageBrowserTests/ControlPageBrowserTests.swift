@@ -53,8 +53,9 @@
                 try await Browser.withSession { browser in
                     try await browser.open(URL(string: server.baseURL.absoluteString + "/__stub/")!)
                     let box = #"[data-resource="favorites"] textarea"#
+                    // The box may not be there yet (the page lists the resources after it loads): nothing shown.
                     func shown() async throws -> String {
-                        try await browser.execute("return document.querySelector('\(box)').value") as? String ?? ""
+                        try await browser.execute("return document.querySelector('\(box)')?.value") as? String ?? ""
                     }
                     try await waitUntil("the seed to be shown", every: .milliseconds(20)) {
                         try await shown().contains("Seed")
