@@ -16,7 +16,7 @@ public import Testing
 ///     // ... give the client stubs.urlSession
 /// }
 /// ```
-public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
+public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping, FolderStubTrait {
     /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
     public var fixtures: String
     /// The fixtures folder itself, when given as a URL; wins over `fixtures`.
@@ -41,20 +41,6 @@ public struct InProcessStubsTrait: TestTrait, SuiteTrait, TestScoping, NestedTra
     /// the test, with the settings of those around it; none for suites.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : scope(for: test)
-    }
-
-    func merged(over outer: Self) -> Self {
-        var merged = self
-        if !given.contains(.fixtures) {
-            (merged.fixtures, merged.fixturesURL, merged.filePath) = (outer.fixtures, outer.fixturesURL, outer.filePath)
-        }
-        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
-        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
-        if !given.contains(.contracts) { merged.contracts = outer.contracts }
-        if !given.contains(.configuration) { merged.configuration = outer.configuration }
-        merged.variants = outer.variants.merging(variants) { _, inner in inner }
-        merged.given = given.union(outer.given)
-        return merged
     }
 
     public func provideScope(

@@ -1,4 +1,5 @@
 import Foundation
+import StubServer
 import Testing
 
 /// A stub trait that a suite and its tests can both carry. Swift Testing gives a test its suites' recursive traits
@@ -48,5 +49,36 @@ extension NestedTrait {
             return chain.contains { $0.identity == identity } ? nil : self
         }
         return chain.dropLast().reversed().reduce(nearest) { inner, outer in inner.merged(over: outer) }
+    }
+}
+
+/// A trait that starts stubs of a fixtures folder in this process (`.stubServer`, `.inProcessStubs`): the settings
+/// it merges over an outer trait's are the same for both.
+protocol FolderStubTrait: NestedTrait {
+    associatedtype Configuration
+    var fixtures: String { get set }
+    var fixturesURL: URL? { get set }
+    var filePath: String { get set }
+    var variants: [String: String] { get set }
+    var serverVariant: String? { get set }
+    var unmatched: UnmatchedRequests { get set }
+    var contracts: Bool { get set }
+    var configuration: Configuration { get set }
+    var given: Set<TraitSetting> { get set }
+}
+
+extension FolderStubTrait {
+    func merged(over outer: Self) -> Self {
+        var merged = self
+        if !given.contains(.fixtures) {
+            (merged.fixtures, merged.fixturesURL, merged.filePath) = (outer.fixtures, outer.fixturesURL, outer.filePath)
+        }
+        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
+        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
+        if !given.contains(.contracts) { merged.contracts = outer.contracts }
+        if !given.contains(.configuration) { merged.configuration = outer.configuration }
+        merged.variants = outer.variants.merging(variants) { _, inner in inner }
+        merged.given = given.union(outer.given)
+        return merged
     }
 }

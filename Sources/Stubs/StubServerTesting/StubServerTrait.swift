@@ -17,7 +17,7 @@ public import Testing
 ///     // ... point the client at server.baseURL
 /// }
 /// ```
-public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
+public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, FolderStubTrait {
     /// The policy for requests no stub matched, under its earlier name.
     @available(*, deprecated, renamed: "UnmatchedRequests")
     public typealias Unmatched = UnmatchedRequests
@@ -47,20 +47,6 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
     /// nearest the test, with the settings of those around it; none for suites.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : scope(for: test)
-    }
-
-    func merged(over outer: Self) -> Self {
-        var merged = self
-        if !given.contains(.fixtures) {
-            (merged.fixtures, merged.fixturesURL, merged.filePath) = (outer.fixtures, outer.fixturesURL, outer.filePath)
-        }
-        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
-        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
-        if !given.contains(.contracts) { merged.contracts = outer.contracts }
-        if !given.contains(.configuration) { merged.configuration = outer.configuration }
-        merged.variants = outer.variants.merging(variants) { _, inner in inner }
-        merged.given = given.union(outer.given)
-        return merged
     }
 
     public func provideScope(
