@@ -9,7 +9,7 @@ import PackageDescription
 let layout: [String: [String]] = [
     "Stubs": [
         "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubServerXCTest",
-        "StubServerRecording",
+        "StubServerRecording", "StubAdmin",
         "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
         "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
     ],
@@ -74,18 +74,24 @@ let package = Package(
         .target(
             name: "StubContracts", dependencies: ["HTTPMessages", "JSONModel", "Locking", "StubCore", "YAMLParsing"],
             swiftSettings: settings),
+        // The admin API under `/__stub/` (routes over the stubs' control) and its control page, which both
+        // transports mount: the socket server on its port, in-process stubs on a loopback port of their own.
         .target(
-            name: "StubServer", dependencies: ["HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubCore"],
+            name: "StubAdmin", dependencies: ["HTTPEngine", "HTTPMessages", "JSONModel", "StubCore"],
             // The control page, as files embedded at build time (no Bundle, no Foundation needed to read them).
             resources: [
-                .embedInCode("Admin/Page/control.html"), .embedInCode("Admin/Page/control.css"),
-                .embedInCode("Admin/Page/control.js"), .embedInCode("Admin/Page/icon.svg"),
+                .embedInCode("Page/control.html"), .embedInCode("Page/control.css"),
+                .embedInCode("Page/control.js"), .embedInCode("Page/icon.svg"),
             ],
+            swiftSettings: settings),
+        .target(
+            name: "StubServer",
+            dependencies: ["HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubAdmin", "StubCore"],
             swiftSettings: settings),
         // Answers URLSession in process (URLProtocol), with the admin API on a loopback port when asked: FoundationNetworking
         // on Linux, so never linked by `serve`.
         .target(
-            name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServer"],
+            name: "StubServerInProcess", dependencies: ["HTTPMessages", "Locking", "StubAdmin", "StubCore"],
             swiftSettings: settings),
         // Controls stubs in another process through their admin API (URLSession: never linked by `serve`).
         .target(name: "StubServerRemote", dependencies: ["StubCore"], swiftSettings: settings),

@@ -1,25 +1,18 @@
 package import HTTPEngine
 package import HTTPMessages
+import StubAdmin
 import StubCore
 
 extension StubServer: HTTPResponder {
     /// Answers on the loop's thread: the admin API, one decision of the catalog, or later, from the forwarder.
     package func respond(to request: Request, promise: ReplyPromise) -> Answer {
-        // Compared as bytes: a combining mark after the slash must not hide an admin path from `hasPrefix`.
-        if request.path == "/__stub" || request.path.utf8.starts(with: "/__stub/".utf8) {
-            let response = adminResponse(to: request)
+        if AdminAPI.serves(request.path) {
+            let response = AdminAPI(runtime: runtime, sockets: ServerSockets(server: self), baseURL: baseURL).response(
+                to: request)
             return .now(
                 Reply(
                     .respond(response),
                     onFinish: logger(request, stub: nil, variant: nil, status: response.status.code, fault: nil)))
-        }
-        if controlOnly {
-            let refusal = HTTPError(
-                .notFound, "this port serves only the admin API under /__stub/: the stubs answer in process")
-            return .now(
-                Reply(
-                    .respond(.error(refusal)),
-                    onFinish: logger(request, stub: nil, variant: nil, status: 404, fault: nil)))
         }
         let forwarder = configuration.forwarder
         let forwarding: Forwarding =

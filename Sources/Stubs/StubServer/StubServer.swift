@@ -29,8 +29,6 @@ public final class StubServer: Sendable {
 
     /// The catalog, the choices and the journal, which the control (`LocalStubControl`) steers.
     public let runtime: StubRuntime
-    /// Whether this server answers only the admin API of stubs that answer in process (`startControl(of:port:)`).
-    let controlOnly: Bool
     /// Large bodies in files, sent by the kernel.
     let bodyFiles = Lock(BodyFiles())
     /// Open WebSockets by stub, for tests and the admin API to send on.
@@ -57,20 +55,7 @@ public final class StubServer: Sendable {
         return server
     }
 
-    /// Serves the admin API of stubs that answer elsewhere (in process, from `runtime`) on `host`:`port`, and
-    /// nothing else, so a test in another process controls them with `RemoteStubs`: every other path is answered
-    /// 404, saying why.
-    /// - Throws: `StubServerError.bindFailed` when it cannot listen there.
-    package static func startControl(of runtime: StubRuntime, host: String = "127.0.0.1", port: UInt16) throws
-        -> StubServer
-    {
-        let server = try StubServer(
-            catalog: runtime.catalog, configuration: Configuration(host: host, port: port), runtime: runtime)
-        server.engine.start(responder: server, onAcceptPause: nil)
-        return server
-    }
-
-    private init(catalog: StubCatalog, configuration: Configuration, runtime shared: StubRuntime? = nil) throws {
+    private init(catalog: StubCatalog, configuration: Configuration) throws {
         self.configuration = configuration
         do {
             engine = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits)
@@ -87,15 +72,12 @@ public final class StubServer: Sendable {
             default: host.contains(":") ? "[\(host)]" : host
             }
         baseURL = URL(string: "http://\(urlHost):\(port)")!
-        controlOnly = shared != nil
-        runtime =
-            shared
-            ?? StubRuntime(
-                catalog: catalog,
-                StubRuntime.Settings(
-                    variant: configuration.variant, journalCapacity: configuration.journalCapacity,
-                    redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
-                    onReload: configuration.onReload))
+        runtime = StubRuntime(
+            catalog: catalog,
+            StubRuntime.Settings(
+                variant: configuration.variant, journalCapacity: configuration.journalCapacity,
+                redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
+                onReload: configuration.onReload))
     }
 
     /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or

@@ -1,6 +1,6 @@
 public import Foundation
+import StubAdmin
 import StubCore
-import StubServer
 
 extension InProcessStubs {
     /// The launch environment `startFromEnvironment()` reads, by name.
@@ -80,7 +80,7 @@ extension InProcessStubs {
     public func serveControl(port: UInt16 = 0) throws -> URL {
         try control.withLock { control in
             if let running = control { return running.baseURL }
-            let started = try StubServer.startControl(of: runtime, port: port)
+            let started = try AdminServer.start(runtime: runtime, port: port)
             control = started
             return started.baseURL
         }

@@ -1,8 +1,8 @@
 public import Foundation
 import HTTPMessages
 import Locking
+import StubAdmin
 import StubCore
-import StubServer
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -36,7 +36,7 @@ public final class InProcessStubs: LocalStubControl {
     /// Answers under way, ended when the server stops; nil once stopped.
     private let loads = Lock<[ObjectIdentifier: StubLoad]?>([:])
     /// The admin API on a loopback port, once `serveControl(port:)` started it.
-    let control = Lock<StubServer?>(nil)
+    let control = Lock<AdminServer?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts answering.
     /// - Throws: `CatalogError` for invalid fixtures.

@@ -42,7 +42,7 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
     ) throws -> [StubMutant] {
         let folder = try resolveFixtures(fixtures, url: nil, from: filePath)
         let catalog = try CatalogCache.catalog(of: folder)
-        return try catalog.variant(variant, ofStub: stub).mutants.map {
+        return try catalog.existingVariant(variant, ofStub: stub).mutants.map {
             StubMutant(
                 stub: stub, variant: variant, id: $0.id, change: $0.description, fixtures: folder, catalog: catalog)
         }

@@ -36,7 +36,7 @@ enum MutationBenchmark {
     @MainActor
     static func sweepAlbums() async throws -> BenchmarkResult {
         let catalog = try StubCatalog.load(from: mockData())
-        let ids = try catalog.variant("good", ofStub: "top-albums").mutants.map(\.id)
+        let ids = try catalog.existingVariant("good", ofStub: "top-albums").mutants.map(\.id)
             .filter { !$0.hasPrefix("fault:hang") && !$0.hasPrefix("delay:") }.prefix(220)
         var result = try await BenchmarkResult.measure(iterations: 5, warmup: 1, unit: "sweep") {
             for id in ids {

@@ -38,7 +38,13 @@ package struct StubState {
     /// The seed of `generator`; reset starts its sequence again.
     let seed: UInt64
     /// The chance, 0...1, that a stubbed answer is replaced by a fault (`RandomFaults.chaosKinds`).
-    let chaos: Double
+    package let chaos: Double
+    /// Every scenario the catalog's stubs take part in, with its current state.
+    package var scenarioStates: [String: String] {
+        catalog.scenarios.mapValues { _ in StubScenario.start }.merging(
+            scenarios.filter { catalog.scenarios[$0.key] != nil }
+        ) { _, current in current }
+    }
     /// Draws for variants' `faults` and for chaos, in the order requests are decided.
     var generator: SeededGenerator
 

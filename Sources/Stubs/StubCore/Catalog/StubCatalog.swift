@@ -49,7 +49,7 @@ public struct StubCatalog: Sendable {
     }
 
     /// Stub `stub`'s variant `variant`, or the error that names the stubs or variants there are.
-    package func variant(_ variant: String, ofStub stub: String) throws(StubServerError) -> StubVariant {
+    package func existingVariant(_ variant: String, ofStub stub: String) throws(StubServerError) -> StubVariant {
         let found = try existingStub(stub)
         guard let chosen = found.variants[variant] else {
             throw .unknownVariant(variant, stub: stub, available: found.variantNames)

@@ -43,7 +43,7 @@ extension LocalStubControl {
     public func setVariant(_ variant: String?, forStub stub: String) throws(StubServerError) {
         try runtime.state.withLock { (state: inout StubState) throws(StubServerError) in
             if let variant {
-                _ = try state.catalog.variant(variant, ofStub: stub)
+                _ = try state.catalog.existingVariant(variant, ofStub: stub)
             } else {
                 _ = try state.catalog.existingStub(stub)
             }
@@ -98,13 +98,7 @@ extension LocalStubControl {
     }
 
     /// Every scenario the catalog's stubs take part in, with its current state.
-    public var scenarios: [String: String] {
-        runtime.state.withLock { state in
-            state.catalog.scenarios.mapValues { _ in StubScenario.start }.merging(
-                state.scenarios.filter { state.catalog.scenarios[$0.key] != nil }
-            ) { _, current in current }
-        }
-    }
+    public var scenarios: [String: String] { runtime.read(\.scenarioStates) }
 
     /// Moves scenario `name` to `newState`, as if a stub had answered.
     /// - Throws: `StubServerError.unknownScenario` or `.unknownScenarioState` (states are `start` and those the

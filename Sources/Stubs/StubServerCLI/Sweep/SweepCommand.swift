@@ -56,7 +56,7 @@ struct SweepCommand: Command, Equatable {
         guard let catalog = StubServerTool.load(folder) else { return 1 }
         let mutants: [Mutation]
         do {
-            mutants = try catalog.variant(variant, ofStub: stub).mutants
+            mutants = try catalog.existingVariant(variant, ofStub: stub).mutants
         } catch {
             Output.error(error.description)
             return 1

@@ -1,36 +1,58 @@
-import HTTPEngine
-import HTTPMessages
+package import HTTPEngine
+package import HTTPMessages
 import JSONModel
-import StubCore
+package import StubCore
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
-extension StubServer {
-    /// Answers the admin API under `/__stub/`, by the route table `adminRoutes`.
-    func adminResponse(to request: Request) -> Response {
+/// The admin API under `/__stub/`: HTTP routes over the stubs' one control (`LocalStubControl`), mounted by the
+/// socket server on its own port and by in-process stubs on a loopback port of their own (`AdminServer`), and
+/// spoken by `RemoteStubs`. Contributing/AdminAPI.md lists the endpoints.
+package struct AdminAPI: Sendable {
+    /// The stubs the routes steer.
+    let host: RuntimeControl
+    /// The socket server's connections and WebSockets; nil in process.
+    let sockets: (any AdminSockets)?
+    /// Where the API is reached, for the index's pointer to the control page.
+    let baseURL: URL
+
+    package init(runtime: StubRuntime, sockets: (any AdminSockets)?, baseURL: URL) {
+        host = RuntimeControl(runtime: runtime)
+        self.sockets = sockets
+        self.baseURL = baseURL
+    }
+
+    /// Whether `path` is the admin API's: compared as bytes, so that a combining mark after the slash cannot hide
+    /// an admin path from `hasPrefix`.
+    package static func serves(_ path: String) -> Bool {
+        path == "/__stub" || path.utf8.starts(with: "/__stub/".utf8)
+    }
+
+    /// Answers `request`, a path under `/__stub/`, by the route table `routes`.
+    package func response(to request: Request) -> Response {
         let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).dropFirst().map { String(Substring($0)) }
         let method = request.method == "HEAD" ? "GET" : request.method
-        let onPath = Self.adminRoutes.filter { $0.matches(parts) }
+        let onPath = Self.routes.filter { $0.matches(parts) }
         if let route = onPath.first(where: { $0.methods.contains(method) }) {
             return route.handle(self, request, parts)
         }
-        let known = Self.adminRoutes.filter { $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty }
+        let known = Self.routes.filter { $0.path.split(separator: "/").count == parts.count + 1 || parts.isEmpty }
         return .json(
             onPath.isEmpty ? .notFound : .methodNotAllowed,
             AdminHelp(
                 error: "\(request.method) \(request.path) is not an admin endpoint",
-                endpoints: (known.isEmpty ? Self.adminRoutes : known).map(\.description)))
+                endpoints: (known.isEmpty ? Self.routes : known).map(\.description)))
     }
 
     /// One admin endpoint: the methods it answers, its path (with `{name}` segments) and what it does.
     private struct AdminRoute: CustomStringConvertible, Sendable {
         var methods: [String]
         var path: String
-        var handle: @Sendable (StubServer, Request, _ parts: [String]) -> Response
+        var handle: @Sendable (AdminAPI, Request, _ parts: [String]) -> Response
 
         var description: String { "\(methods.joined(separator: "|")) \(path)" }
 
@@ -41,8 +63,8 @@ extension StubServer {
     }
 
     /// Every admin endpoint, in the order the help lists them. `PUT` and `POST` both set a variant.
-    private static let adminRoutes: [AdminRoute] = [
-        AdminRoute(methods: ["GET"], path: "/__stub") { server, request, _ in
+    private static let routes: [AdminRoute] = [
+        AdminRoute(methods: ["GET"], path: "/__stub") { api, request, _ in
             // A browser gets the control page; anything else the list of endpoints.
             if request.headers["Accept"]?.contains("text/html") == true {
                 return ControlPage.response(ControlPage.html, type: "text/html; charset=utf-8")
@@ -50,8 +72,8 @@ extension StubServer {
             return .json(
                 .ok,
                 AdminIndex(
-                    page: "open \(server.baseURL.absoluteString)/__stub/ in a browser",
-                    endpoints: StubServer.adminRoutes.map(\.description)))
+                    page: "open \(api.baseURL.absoluteString)/__stub/ in a browser",
+                    endpoints: AdminAPI.routes.map(\.description)))
         },
         AdminRoute(methods: ["GET"], path: "/__stub/control.js") { _, _, _ in
             ControlPage.response(ControlPage.script, type: "text/javascript; charset=utf-8")
@@ -62,125 +84,127 @@ extension StubServer {
         AdminRoute(methods: ["GET"], path: "/__stub/icon.svg") { _, _, _ in
             ControlPage.response(ControlPage.icon, type: "image/svg+xml")
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/health") { server, _, _ in
-            let catalog = server.catalog
+        AdminRoute(methods: ["GET"], path: "/__stub/health") { api, _, _ in
+            let catalog = api.host.catalog
             return .json(
                 .ok,
                 Health(
-                    status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path, seed: String(server.seed),
-                    chaos: server.configuration.chaos, lastReload: server.lastReload,
-                    stalledConnections: server.stalledConnections, acceptPauses: server.acceptPauses))
+                    status: "ok", stubs: catalog.stubs.count, fixtures: catalog.root?.path,
+                    seed: String(api.host.runtime.seed), chaos: api.host.runtime.read(\.chaos),
+                    lastReload: api.host.lastReload,
+                    stalledConnections: api.sockets?.counters.stalledConnections,
+                    acceptPauses: api.sockets?.counters.acceptPauses))
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/stubs") { server, _, _ in .json(.ok, server.stubList()) },
-        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { server, request, _ in
-            server.respond { () throws(StubServerError) in
-                try server.setVariant(try server.variantName(in: request))
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["GET"], path: "/__stub/stubs") { api, _, _ in .json(.ok, api.stubList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/variant") { api, request, _ in
+            api.respond { () throws(StubServerError) in
+                try api.host.setVariant(try api.variantName(in: request))
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["DELETE"], path: "/__stub/variant") { server, _, _ in
-            server.respond { () throws(StubServerError) in
-                try server.setVariant(nil)
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["DELETE"], path: "/__stub/variant") { api, _, _ in
+            api.respond { () throws(StubServerError) in
+                try api.host.setVariant(nil)
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/variant") { server, request, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setVariant(try server.variantName(in: request), forStub: parts[1])
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/variant") { api, request, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setVariant(try api.variantName(in: request), forStub: parts[1])
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/variant") { server, _, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setVariant(nil, forStub: parts[1])
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/variant") { api, _, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setVariant(nil, forStub: parts[1])
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/mutation") { server, request, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setMutation(try server.namedValue("mutation", in: request), forStub: parts[1])
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/stubs/{name}/mutation") { api, request, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setMutation(try api.namedValue("mutation", in: request), forStub: parts[1])
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/stubs/{name}/mutations") { server, request, parts in
-            server.respond { () throws(StubServerError) in
+        AdminRoute(methods: ["GET"], path: "/__stub/stubs/{name}/mutations") { api, request, parts in
+            api.respond { () throws(StubServerError) in
                 let variant =
                     request.query.first { $0.name == "variant" }?.value
-                    ?? server.variant(forStub: parts[1]) ?? "good"
-                let mutants = try server.catalog.variant(variant, ofStub: parts[1]).mutants
+                    ?? api.host.variant(forStub: parts[1]) ?? "good"
+                let mutants = try api.host.catalog.existingVariant(variant, ofStub: parts[1]).mutants
                 return .json(.ok, mutants.map { MutantItem(id: $0.id, description: $0.description) })
             }
         },
-        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/mutation") { server, _, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setMutation(nil, forStub: parts[1])
-                return .json(.ok, server.stubList())
+        AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/mutation") { api, _, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setMutation(nil, forStub: parts[1])
+                return .json(.ok, api.stubList())
             }
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/journal") { server, request, _ in
-            var entries = server.journal(server.journalQuery(request))
+        AdminRoute(methods: ["GET"], path: "/__stub/journal") { api, request, _ in
+            var entries = api.host.journal(api.journalQuery(request))
             // `after=ID`: only entries newer than one already seen, for a page that polls.
             if let after = request.queryValue("after").flatMap(Int.init) { entries.removeAll { $0.id <= after } }
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
         },
-        AdminRoute(methods: ["DELETE"], path: "/__stub/journal") { server, _, _ in
-            server.clearJournal()
+        AdminRoute(methods: ["DELETE"], path: "/__stub/journal") { api, _, _ in
+            api.host.clearJournal()
             return .json(.ok, ["count": 0])
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/journal/count") { server, request, _ in
-            .json(.ok, ["count": server.requestCount(server.journalQuery(request))])
+        AdminRoute(methods: ["GET"], path: "/__stub/journal/count") { api, request, _ in
+            .json(.ok, ["count": api.host.requestCount(api.journalQuery(request))])
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/unmatched") { server, _, _ in
+        AdminRoute(methods: ["GET"], path: "/__stub/unmatched") { api, _, _ in
             // Requests no stub matched, and requests that broke their stub's API contract: what strict tests fail on.
-            let entries = server.journal(JournalQuery()).filter { entry in
+            let entries = api.host.journal(JournalQuery()).filter { entry in
                 (entry.stub == nil && entry.forwarded == nil) || !(entry.contractViolations ?? []).isEmpty
             }
             return .json(.ok, JournalPage(count: entries.count, entries: entries))
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/resources/{name}") { server, _, parts in
-            server.respond { () throws(StubServerError) in
-                let items = try server.items(ofResource: parts[1])
+        AdminRoute(methods: ["GET"], path: "/__stub/resources/{name}") { api, _, parts in
+            api.respond { () throws(StubServerError) in
+                let items = try api.host.items(ofResource: parts[1])
                 return Response(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: [UInt8](items))
             }
         },
-        AdminRoute(methods: ["PUT"], path: "/__stub/resources/{name}") { server, request, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setItems(Data(request.body), ofResource: parts[1])
+        AdminRoute(methods: ["PUT"], path: "/__stub/resources/{name}") { api, request, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setItems(Data(request.body), ofResource: parts[1])
                 return Response(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                    body: [UInt8](try server.items(ofResource: parts[1])))
+                    body: [UInt8](try api.host.items(ofResource: parts[1])))
             }
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/scenarios") { server, _, _ in .json(.ok, server.scenarioList()) },
-        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/scenarios/{name}/state") { server, request, parts in
-            server.respond { () throws(StubServerError) in
-                try server.setScenario(parts[1], to: try server.namedValue("state", in: request))
-                return .json(.ok, server.scenarioList())
+        AdminRoute(methods: ["GET"], path: "/__stub/scenarios") { api, _, _ in .json(.ok, api.scenarioList()) },
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/scenarios/{name}/state") { api, request, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.setScenario(parts[1], to: try api.namedValue("state", in: request))
+                return .json(.ok, api.scenarioList())
             }
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/reset") { server, _, _ in
-            server.respond { () throws(StubServerError) in
-                try server.resetScenario()
-                return .json(.ok, server.scenarioList())
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/reset") { api, _, _ in
+            api.respond { () throws(StubServerError) in
+                try api.host.resetScenario()
+                return .json(.ok, api.scenarioList())
             }
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/{name}/reset") { server, _, parts in
-            server.respond { () throws(StubServerError) in
-                try server.resetScenario(parts[1])
-                return .json(.ok, server.scenarioList())
+        AdminRoute(methods: ["POST"], path: "/__stub/scenarios/{name}/reset") { api, _, parts in
+            api.respond { () throws(StubServerError) in
+                try api.host.resetScenario(parts[1])
+                return .json(.ok, api.scenarioList())
             }
         },
-        AdminRoute(methods: ["GET"], path: "/__stub/websockets") { server, _, _ in
-            .json(.ok, server.webSocketRegistry.counts)
+        AdminRoute(methods: ["GET"], path: "/__stub/websockets") { api, _, _ in
+            .json(.ok, api.sockets?.webSocketCounts ?? [:])
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/send") { server, request, parts in
-            server.webSocketCommand(stub: parts[1]) { sockets throws(HTTPError) in
-                sockets.send(try StubServer.webSocketMessage(in: request))
+        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/send") { api, request, parts in
+            api.webSocketCommand(stub: parts[1]) { stub throws(HTTPError) in
+                api.sockets?.send(try AdminAPI.webSocketMessage(in: request), stub: stub) ?? 0
             }
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/close") { server, request, parts in
-            server.webSocketCommand(stub: parts[1]) { sockets throws(HTTPError) in
+        AdminRoute(methods: ["POST"], path: "/__stub/websockets/{name}/close") { api, request, parts in
+            api.webSocketCommand(stub: parts[1]) { stub throws(HTTPError) in
                 let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) ?? .object([:])
                 guard case .object(let options) = fields else { throw HTTPError(.badRequest, "expected a JSON object") }
                 var code: UInt16 = 1000
@@ -194,23 +218,23 @@ extension StubServer {
                 var reason = ""
                 if case .string(let text)? = options["reason"] { reason = text }
                 do {
-                    return try sockets.close(code: code, reason: reason)
+                    return try api.sockets?.close(stub: stub, code: code, reason: reason) ?? 0
                 } catch {
                     throw HTTPError(.badRequest, "\(error)")
                 }
             }
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/reset") { server, _, _ in
-            server.reset()
-            return .json(.ok, server.stubList())
+        AdminRoute(methods: ["POST"], path: "/__stub/reset") { api, _, _ in
+            api.host.reset()
+            return .json(.ok, api.stubList())
         },
-        AdminRoute(methods: ["POST"], path: "/__stub/reload") { server, _, _ in
+        AdminRoute(methods: ["POST"], path: "/__stub/reload") { api, _, _ in
             do {
-                let report = try server.reload()
+                let report = try api.host.reload()
                 return .json(
                     .ok,
                     Health(
-                        status: "reloaded", stubs: report.stubs, fixtures: server.catalog.root?.path,
+                        status: "reloaded", stubs: report.stubs, fixtures: api.host.catalog.root?.path,
                         lastReload: report))
             } catch let error as CatalogError {
                 return .json(
@@ -227,7 +251,8 @@ extension StubServer {
     ]
 
     /// Runs `command` on the open sockets of a WebSocket stub: `{"sent": N}` with how many it reached.
-    private func webSocketCommand(stub: String, _ command: (StubWebSockets) throws(HTTPError) -> Int) -> Response {
+    private func webSocketCommand(stub: String, _ command: (String) throws(HTTPError) -> Int) -> Response {
+        let catalog = host.catalog
         guard let found = catalog.stub(named: stub) else {
             return .error(
                 HTTPError(.notFound, StubServerError.unknownStub(stub, known: catalog.stubs.map(\.name)).description))
@@ -237,7 +262,7 @@ extension StubServer {
                 HTTPError(.badRequest, "stub \(stub) is not a WebSocket stub (its request has no \"websocket\")"))
         }
         do {
-            return .json(.ok, ["sent": try command(webSockets(stub: stub))])
+            return .json(.ok, ["sent": try command(stub)])
         } catch {
             return .error(error)
         }
@@ -314,7 +339,7 @@ extension StubServer {
     }
 
     private func stubList() -> StubList {
-        runtime.read { state in
+        host.runtime.read { state in
             StubList(
                 serverVariant: state.serverVariant,
                 stubs: state.catalog.stubs.map { stub in
@@ -334,8 +359,8 @@ extension StubServer {
     }
 
     private func scenarioList() -> ScenarioList {
-        let current = scenarios
-        let catalog = catalog
+        let current = host.scenarios
+        let catalog = host.catalog
         return ScenarioList(
             scenarios: catalog.scenarios.keys.sorted().map { name in
                 ScenarioList.Item(

@@ -1,5 +1,5 @@
 /// The control page served at `GET /__stub/` to a browser: one HTML page, its script and its style, embedded in
-/// the binary (no CDN, works offline) from the files in `Admin/Page/`. It uses only the admin API, shows every
+/// the binary (no CDN, works offline) from the files in `Page/`. It uses only the admin API, shows every
 /// value from a request as text (`textContent`, never markup), and its Content-Security-Policy allows only its own
 /// script and style, so a request that carries markup cannot run anything even if a value were shown wrongly.
 import HTTPEngine
@@ -23,7 +23,7 @@ enum ControlPage {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    // The page's files, `Admin/Page/`, embedded by SwiftPM at build time (`resources: [.embedInCode(...)]`):
+    // The page's files, `Page/`, embedded by SwiftPM at build time (`resources: [.embedInCode(...)]`):
     // edited, linted and highlighted as what they are, and served with no Bundle and no Foundation.
     static var html: [UInt8] { PackageResources.control_html }
     static var script: [UInt8] { PackageResources.control_js }
