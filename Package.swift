@@ -9,7 +9,7 @@ import PackageDescription
 let layout: [String: [String]] = [
     "Stubs": [
         "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubServerXCTest",
-        "StubServerRecording", "StubAdmin",
+        "StubServerRecording", "StubAdmin", "StubHarness",
         "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
         "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
     ],
@@ -95,10 +95,18 @@ let package = Package(
             swiftSettings: settings),
         // Controls stubs in another process through their admin API (URLSession: never linked by `serve`).
         .target(name: "StubServerRemote", dependencies: ["StubCore"], swiftSettings: settings),
+        // What both test libraries share: the transport as a parameter (StubTransport), starting a test's stubs
+        // over it, the catalogs they load, and what `import StubServerTesting` or `StubServerXCTest` reaches.
+        .target(
+            name: "StubHarness",
+            dependencies: [
+                "Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess", "StubServerRemote",
+            ],
+            swiftSettings: settings),
         .target(
             name: "StubServerTesting",
             dependencies: [
-                "Locking", "StubContracts", "StubCore", "StubServer", "StubServerInProcess", "StubServerRemote",
+                "Locking", "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
             ],
             swiftSettings: settings),
         .target(
@@ -106,7 +114,7 @@ let package = Package(
             swiftSettings: settings),
         .target(
             name: "StubServerXCTest",
-            dependencies: ["StubContracts", "StubCore", "StubServer", "StubServerInProcess", "StubServerRemote"],
+            dependencies: ["StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote"],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         // posix_spawn without Foundation: the tests' ChildProcess and `stub-server sweep`.
@@ -262,7 +270,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",
-            dependencies: ["Locking", "StubTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting"],
+            dependencies: ["Locking", "StubTestSupport", "StubHarness", "StubServer", "StubServerInProcess", "StubServerTesting"],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],
             swiftSettings: settings),

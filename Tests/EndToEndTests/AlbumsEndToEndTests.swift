@@ -68,7 +68,7 @@ struct AlbumsEndToEndTests {
         await showsEmpty(LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
     }
 
-    @Test(.inProcessStubs(variants: ["top-albums": "empty"]))
+    @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "empty"]))
     func albumList_showsEmptyForAFeedWithNoAlbums_inProcess() async throws {
         let stubs = try InProcessStubs.required()
         let http = realClient(configuration: stubs.sessionConfiguration)
@@ -88,7 +88,7 @@ struct AlbumsEndToEndTests {
         try await retriesAfterAServerError(server, LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
     }
 
-    @Test(.inProcessStubs(variants: ["top-albums": "server-error"]))
+    @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "server-error"]))
     func albumList_retriesAfterAServerError_inProcess() async throws {
         let stubs = try InProcessStubs.required()
         let http = realClient(configuration: stubs.sessionConfiguration)

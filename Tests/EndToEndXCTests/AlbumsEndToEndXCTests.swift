@@ -12,8 +12,8 @@ import XCTest
 /// The albums list through the real client against the stub server, written the XCTest way.
 final class AlbumsEndToEndXCTests: XCTestCase {
     @MainActor
-    private func makeModel(variant: String?) throws -> (AlbumListViewModel, StubServer) {
-        let server = try startStubServer(fixtures: XCTUnwrap(StubCatalog.findFolder()))
+    private func makeModel(variant: String?) async throws -> (AlbumListViewModel, StubServer) {
+        let server = try await startStubServer(transport: .socket, fixtures: XCTUnwrap(StubCatalog.findFolder()))
         try server.setVariant(variant, forStub: "top-albums")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 5
@@ -24,7 +24,7 @@ final class AlbumsEndToEndXCTests: XCTestCase {
 
     @MainActor
     func testGoodFeed_showsAHundredRows() async throws {
-        let (model, _) = try makeModel(variant: "good")
+        let (model, _) = try await makeModel(variant: "good")
         await model.viewAppeared()
         guard case .loaded(let rows) = model.state else {
             return XCTFail("expected rows, got \(model.state)")
@@ -42,7 +42,7 @@ final class AlbumsEndToEndXCTests: XCTestCase {
             "drop": "Couldn't reach the server. Check your connection and try again.",
         ]
         for (variant, message) in expected {
-            let (model, _) = try makeModel(variant: variant)
+            let (model, _) = try await makeModel(variant: variant)
             await model.viewAppeared()
             XCTAssertEqual(model.state, .failed(message), variant)
         }
@@ -50,7 +50,7 @@ final class AlbumsEndToEndXCTests: XCTestCase {
 
     @MainActor
     func testEmptyFeed_showsEmpty() async throws {
-        let (model, server) = try makeModel(variant: "empty")
+        let (model, server) = try await makeModel(variant: "empty")
         await model.viewAppeared()
         XCTAssertEqual(model.state, .empty)
         XCTAssertEqual(server.requestCount(JournalQuery(stub: "top-albums")), 1)

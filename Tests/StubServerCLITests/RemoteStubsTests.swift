@@ -146,7 +146,7 @@
             let child = try RunningServer(["--fixtures", fixtures.root.path, "--port", "0"])
             let first = try #require(await child.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
-            let trait = RemoteStubsTrait.remoteStubs(url: address, variants: ["item": "nil"])
+            let trait = StubServerTrait.stubServer(transport: .remote(address), variants: ["item": "nil"])
             let test = try #require(Test.current)
             let reports = Lock<[String]>([])
             let unmatched =
@@ -171,7 +171,7 @@
             #expect(reports.withLock { $0.first?.hasPrefix(unmatched) } == true)
             #expect(
                 reports.withLock {
-                    $0.last?.hasSuffix("(strict .remoteStubs: pass unmatched: .allow to permit unmatched requests)")
+                    $0.last?.hasSuffix("(strict .stubServer: pass unmatched: .allow to permit unmatched requests)")
                 } == true)
             #expect(await child.stop().status == 0)
         }

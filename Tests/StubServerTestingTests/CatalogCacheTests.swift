@@ -1,7 +1,7 @@
 import StubTestSupport
 import Testing
 
-@testable import StubServerTesting
+import StubHarness
 
 /// The traits' catalog cache: a folder is loaded once while it stays as it was, and again once it changes.
 @Suite(.timeLimit(.minutes(1)))

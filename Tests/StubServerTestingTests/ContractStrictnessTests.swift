@@ -54,7 +54,7 @@ struct ContractStrictnessTests {
                 #expect(try await get("/albums?limit=\(limit)", from: server).status == 200)
             }
         case .inProcess:
-            try await InProcessStubsTrait.inProcessStubs(fixtures: fixtures, contracts: contracts).provideScope(
+            try await StubServerTrait.stubServer(transport: .inProcess, fixtures: fixtures, contracts: contracts).provideScope(
                 for: test, testCase: Test.Case.current
             ) {
                 let stubs = try InProcessStubs.required()

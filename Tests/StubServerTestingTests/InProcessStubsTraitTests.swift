@@ -17,7 +17,7 @@ private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, b
 }
 
 /// The in-process trait on a suite: every test gets a fresh server, reached through its session at the real host.
-@Suite(.timeLimit(.minutes(1)), .inProcessStubs(variants: ["top-albums": "server-error"]))
+@Suite(.timeLimit(.minutes(1)), .stubServer(transport: .inProcess, variants: ["top-albums": "server-error"]))
 struct InProcessStubsTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         #expect(try await fetchAlbums().status == 503)
@@ -33,9 +33,9 @@ struct InProcessStubsTraitTests {
     }
 
     /// The suite's trait and the test's start one server, the test's settings over the suite's.
-    @Test(.inProcessStubs(variant: "nil")) func aSuiteAndATestTrait_startOneServer() async throws {
+    @Test(.stubServer(variant: "nil")) func aSuiteAndATestTrait_startOneServer() async throws {
         let test = try #require(Test.current)
-        let traits = test.traits.compactMap { $0 as? InProcessStubsTrait }
+        let traits = test.traits.compactMap { $0 as? StubServerTrait }
         #expect(traits.compactMap { $0.scopeProvider(for: test, testCase: Test.Case.current) }.count == 1)
         let stubs = try InProcessStubs.required()
         #expect(stubs.serverVariant == "nil")
@@ -54,7 +54,7 @@ struct InProcessStubsStrictnessTests {
     @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {
         let test = try #require(Test.current)
         try await withKnownIssue {
-            try await InProcessStubsTrait.inProcessStubs().provideScope(for: test, testCase: Test.Case.current) {
+            try await StubServerTrait.stubServer(transport: .inProcess).provideScope(for: test, testCase: Test.Case.current) {
                 let answer = try await fetchAlbums("x")
                 #expect(answer.status == 404)
             }
@@ -62,14 +62,14 @@ struct InProcessStubsStrictnessTests {
             let text = issue.comments.map(\.rawValue).joined(separator: "\n")
             return text.contains("no stub matched GET \(albumsPath)x (answered 404); closest stubs:")
                 && text.contains("top-albums (albums/stubs.json): path expected")
-                && text.contains("(strict .inProcessStubs: pass unmatched: .allow to permit unmatched requests)")
+                && text.contains("(strict .stubServer: pass unmatched: .allow to permit unmatched requests)")
                 && issue.sourceLocation == test.sourceLocation
         }
     }
 
     @Test func unmatchedAllow_letsUnmatchedRequestsPass() async throws {
         let test = try #require(Test.current)
-        try await InProcessStubsTrait.inProcessStubs(unmatched: .allow).provideScope(
+        try await StubServerTrait.stubServer(transport: .inProcess, unmatched: .allow).provideScope(
             for: test, testCase: Test.Case.current
         ) {
             let answer = try await fetchAlbums("x")

@@ -26,7 +26,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartStubServer_servesOnAnEphemeralLoopbackPort() async throws {
-        let server = try startStubServer(fixtures: mockData)
+        let server = try await startStubServer(transport: .socket, fixtures: mockData)
         XCTAssertEqual(server.baseURL.host, "127.0.0.1")
         XCTAssertNotEqual(server.port, 0)
         let (data, response) = try await session().data(from: albumsURL(server))
@@ -38,7 +38,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartStubServer_perStubVariantsReachURLSession() async throws {
-        let server = try startStubServer(fixtures: mockData)
+        let server = try await startStubServer(transport: .socket, fixtures: mockData)
         for (variant, status) in [("server-error", 503), ("nil", 200), ("good", 200)] {
             try server.setVariant(variant, forStub: "top-albums")
             let (data, response) = try await session().data(from: albumsURL(server))
@@ -50,7 +50,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartInProcessStubs_answersTheRealHTTPSURL_andXCTAssertRequestedTakesIt() async throws {
-        let stubs = try startInProcessStubs(fixtures: mockData)
+        let stubs = try await startStubServer(transport: .inProcess, fixtures: mockData)
         try stubs.setVariant("server-error", forStub: "top-albums")
         let url = try XCTUnwrap(
             URL(string: "https://rss.applemarketingtools.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
@@ -63,8 +63,8 @@ final class StubServerXCTestHelperTests: XCTestCase {
     /// is not probed: a parallel test may already have bound it.)
     private var serverStoppedByTeardown: StubServer?
 
-    func testStartStubServer_isStoppedAtTeardown() throws {
-        serverStoppedByTeardown = try startStubServer(fixtures: mockData)
+    func testStartStubServer_isStoppedAtTeardown() async throws {
+        serverStoppedByTeardown = try await startStubServer(transport: .socket, fixtures: mockData)
         XCTAssertEqual(serverStoppedByTeardown?.hasStopped, false)
     }
 
@@ -76,12 +76,15 @@ final class StubServerXCTestHelperTests: XCTestCase {
         try await super.tearDown()
     }
 
-    func testStartStubServer_reportsInvalidFixtures() throws {
+    func testStartStubServer_reportsInvalidFixtures() async throws {
         let fixtures = try TemporaryFixtures([
             "api/stubs.json": #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {"good": {}}}]}"#
         ])
         defer { fixtures.remove() }
-        XCTAssertThrowsError(try startStubServer(fixtures: fixtures.root)) { error in
+        do {
+            _ = try await startStubServer(transport: .socket, fixtures: fixtures.root)
+            XCTFail("invalid fixtures were served")
+        } catch {
             XCTAssertEqual(
                 (error as? CatalogError)?.problems.map(\.description),
                 ["api/stubs.json: stubs[0].variants: missing required variants bad, nil"])

@@ -22,14 +22,14 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
                 // Reported where the server was started.
                 && line == startLine
         }
-        let server = try startStubServer(fixtures: mockData)
+        let server = try await startStubServer(transport: .socket, fixtures: mockData)
         let answer = try await get("/nowhere", from: server)
         XCTAssertEqual(answer.status, 404)
     }
 
     /// Stubs in another process (here a server started apart, reached only through its admin API): reset for
     /// the test, and what they could not match fails it at teardown, as for a server the test started.
-    func testConnectRemoteStubs_resetsThem_andFailsAtTeardownForWhatTheyCouldNotMatch() async throws {
+    func testARemoteTransport_resetsThem_andFailsAtTeardownForWhatTheyCouldNotMatch() async throws {
         let other = try StubServer.start(fixtures: mockData)
         addTeardownBlock { await other.stop() }
         _ = try await get("/before", from: other)
@@ -37,27 +37,27 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         let connectLine = #line + 6
         expectOneFailureByTheEnd { message, line in
             message.contains("no stub matched GET /during (answered 404)")
-                && message.hasSuffix("(connectRemoteStubs(unmatched: .allow) permits unmatched requests)")
+                && message.hasSuffix("(startStubServer(unmatched: .allow) permits unmatched requests)")
                 && line == connectLine
         }
-        let stubs = try await connectRemoteStubs(url: other.baseURL)
+        let stubs = try await startStubServer(transport: .remote(other.baseURL))
         XCTAssertEqual(other.requestCount(), 0, "reset")
         XCTAssertNil(other.variant(forStub: "top-albums"), "reset")
         _ = try await get("/during", from: other)
         await XCTAssertRequested(stubs, JournalQuery(path: "/during"))
-        let kept = try await connectRemoteStubs(url: other.baseURL, reset: false, unmatched: .allow)
+        let kept = try await startStubServer(transport: .remote(other.baseURL), unmatched: .allow, reset: false)
         let count = try await kept.requestCount(JournalQuery())
         XCTAssertEqual(count, 1, "not reset")
     }
 
     func testUnmatchedAllow_passes() async throws {
-        let server = try startStubServer(fixtures: mockData, unmatched: .allow)
+        let server = try await startStubServer(transport: .socket, fixtures: mockData, unmatched: .allow)
         let answer = try await get("/nowhere", from: server)
         XCTAssertEqual(answer.status, 404)
     }
 
     func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() async throws {
-        let server = try startStubServer(fixtures: mockData)
+        let server = try await startStubServer(transport: .socket, fixtures: mockData)
         let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
         _ = try await get(albums + "?limit=5", from: server)
         await XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))

@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+import StubHarness
 import Testing
 
 /// A stub trait that a suite and its tests can both carry. Swift Testing gives a test its suites' recursive traits
@@ -18,23 +18,18 @@ protocol NestedTrait: Trait {
 
 /// A setting of a stub trait, which a trait nearer the test overrides only when it was given.
 enum TraitSetting: Hashable {
-    case fixtures, variant, unmatched, contracts, configuration, url
+    case transport, fixtures, variant, unmatched, contracts
 
-    /// Every setting: a trait built by hand was given them all.
-    static let all: Set<Self> = [.fixtures, .variant, .unmatched, .contracts, .configuration, .url]
-
-    /// The settings a trait's factory was given: those passed, not left out (nil).
-    static func given(
-        fixtures: Any? = nil, url: Any? = nil, variant: String?, unmatched: Any?, contracts: Any? = nil,
-        configuration: Any? = nil
+    /// The settings a trait's factory was given: those passed, not left out (nil, or the default transport).
+    static func given<Stubs>(
+        transport: StubTransport<Stubs>, fixtures: Any?, variant: String?, unmatched: Any?, contracts: Any?
     ) -> Set<Self> {
         var given: Set<Self> = []
+        if !transport.isDefault { given.insert(.transport) }
         if fixtures != nil { given.insert(.fixtures) }
-        if url != nil { given.insert(.url) }
         if variant != nil { given.insert(.variant) }
         if unmatched != nil { given.insert(.unmatched) }
         if contracts != nil { given.insert(.contracts) }
-        if configuration != nil { given.insert(.configuration) }
         return given
     }
 }
@@ -49,36 +44,5 @@ extension NestedTrait {
             return chain.contains { $0.identity == identity } ? nil : self
         }
         return chain.dropLast().reversed().reduce(nearest) { inner, outer in inner.merged(over: outer) }
-    }
-}
-
-/// A trait that starts stubs of a fixtures folder in this process (`.stubServer`, `.inProcessStubs`): the settings
-/// it merges over an outer trait's are the same for both.
-protocol FolderStubTrait: NestedTrait {
-    associatedtype Configuration
-    var fixtures: String { get set }
-    var fixturesURL: URL? { get set }
-    var filePath: String { get set }
-    var variants: [String: String] { get set }
-    var serverVariant: String? { get set }
-    var unmatched: UnmatchedRequests { get set }
-    var contracts: Bool { get set }
-    var configuration: Configuration { get set }
-    var given: Set<TraitSetting> { get set }
-}
-
-extension FolderStubTrait {
-    func merged(over outer: Self) -> Self {
-        var merged = self
-        if !given.contains(.fixtures) {
-            (merged.fixtures, merged.fixturesURL, merged.filePath) = (outer.fixtures, outer.fixturesURL, outer.filePath)
-        }
-        if !given.contains(.variant) { merged.serverVariant = outer.serverVariant }
-        if !given.contains(.unmatched) { merged.unmatched = outer.unmatched }
-        if !given.contains(.contracts) { merged.contracts = outer.contracts }
-        if !given.contains(.configuration) { merged.configuration = outer.configuration }
-        merged.variants = outer.variants.merging(variants) { _, inner in inner }
-        merged.given = given.union(outer.given)
-        return merged
     }
 }

@@ -1,13 +1,13 @@
 public import StubServer
 public import StubServerInProcess
-import StubServerRemote
+public import StubServerRemote
 public import Testing
 
 extension StubServer {
-    /// The server of the running test's `.stubServer` trait; nil outside one.
+    /// The server of the running test's `.stubServer` trait over a socket; nil outside one.
     @TaskLocal public static var current: StubServer?
 
-    /// The server of the running test's `.stubServer` trait.
+    /// The server of the running test's `.stubServer` trait over a socket.
     /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
     public static func required() throws -> StubServer {
         guard let current else { throw StubServerTestingError.noCurrentServer }
@@ -16,15 +16,20 @@ extension StubServer {
 }
 
 extension InProcessStubs {
-    /// The server of the running test's `.inProcessStubs` trait; nil outside one.
+    /// The stubs of the running test's `.stubServer(transport: .inProcess)` trait; nil outside one.
     @TaskLocal public static var current: InProcessStubs?
 
-    /// The server of the running test's `.inProcessStubs` trait.
+    /// The stubs of the running test's `.stubServer(transport: .inProcess)` trait.
     /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
     public static func required() throws -> InProcessStubs {
         guard let current else { throw StubServerTestingError.noCurrentServer }
         return current
     }
+}
+
+extension RemoteStubs {
+    /// The stubs of the running test's `.stubServer(transport: .remote(url))` trait; nil outside one.
+    @TaskLocal public static var current: RemoteStubs?
 }
 
 /// The server a helper asks: the one given, else the test's `StubServer.current`, else its

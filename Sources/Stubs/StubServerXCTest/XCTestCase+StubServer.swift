@@ -1,61 +1,70 @@
 public import Foundation
-import StubContracts
+public import StubHarness
 public import StubServer
 public import StubServerInProcess
 public import StubServerRemote
 public import XCTest
 
-/// What a request no stub matched does to an XCTest that started the server.
 extension XCTestCase {
-    /// Starts a stub server serving `fixtures` on an ephemeral loopback port, stopped when the test ends.
+    /// Starts stubs over `transport` for this test, stopped when it ends: `.socket` (a server on an ephemeral
+    /// loopback port; use its `baseURL`), `.inProcess` (answering at the requests' real URLs; give the code under
+    /// test its `urlSession`) or `.remote(url)` (another process's stubs, reset first unless `reset` is false).
     ///
-    /// Strict by default: at teardown, each request no stub matched fails the test at the line that started
-    /// the server, with the stubs that came closest, field by field.
+    /// Strict by default: at teardown, each request no stub matched fails the test at the line that started the
+    /// stubs, with the stubs that came closest, field by field.
+    ///
+    /// ```swift
+    /// let stubs = try await startStubServer(transport: .inProcess, variants: ["top-albums": "bad"])
+    /// ```
     /// - Parameters:
-    ///   - fixtures: a `MockData`-style folder.
-    ///   - configuration: how the server listens; port 0 by default.
+    ///   - transport: where the stubs answer.
+    ///   - fixtures: the fixtures folder: a name looked for beside the test file and in the folders above it (as
+    ///     the Swift Testing trait finds its), or an absolute path; not read by `.remote`.
+    ///   - variants: variants chosen per stub.
+    ///   - variant: the server-wide variant.
     ///   - unmatched: `.fail` (default) or `.allow`.
     ///   - contracts: whether requests to stubs that stand for an OpenAPI operation (their `openapi` key) are
     ///     checked against it; each refused request fails the test at teardown like an unmatched one.
-    /// - Returns: the running server; use its `baseURL`.
-    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen.
-    public func startStubServer(
-        fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> StubServer {
-        let server = try StubServer.start(fixtures: fixtures, configuration: configuration)
-        if contracts { server.runtime.installContractChecks() }
-        stopAtTeardown(server, unmatched: unmatched, hint: "startStubServer", file: file, line: line)
-        return server
+    ///   - reset: whether `.remote` stubs are reset first; pass false for stubs an app started with the variants
+    ///     of its launch environment (and whose control port may not listen yet).
+    ///   - isolation: the caller's actor, which the call stays on: a main-actor test case (a UI test) is not sent
+    ///     off it.
+    /// - Returns: the running stubs: a `StubServer`, `InProcessStubs` or `RemoteStubs`, as the transport says.
+    /// - Throws: `CatalogError` when the folder is missing or its fixtures are invalid, `StubServerError` when a
+    ///   server cannot listen, a variant does not exist, or nothing answers at a remote URL.
+    public func startStubServer<Stubs: StubControl>(
+        transport: StubTransport<Stubs>, fixtures: String = "MockData", variants: [String: String] = [:],
+        variant: String? = nil, unmatched: UnmatchedRequests = .fail, contracts: Bool = true, reset: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Stubs {
+        let folder = transport.readsFixtures ? try Self.folder(fixtures, from: file) : nil
+        return try await startStubServer(
+            transport: transport, folder: folder, variants: variants, variant: variant, unmatched: unmatched,
+            contracts: contracts, reset: reset, file: file, line: line)
     }
 
-    /// Starts a stub server serving the fixtures folder named `fixtures`, found beside the test file or in a folder
-    /// above it (as the Swift Testing traits find theirs), on an ephemeral loopback port; stopped, and strict, at
-    /// teardown like `startStubServer(fixtures:)` with a URL.
-    /// - Throws: `CatalogError` when no such folder is there or its fixtures are invalid,
-    ///   `StubServerError.bindFailed` when the server cannot listen.
-    public func startStubServer(
-        fixtures: String = "MockData", configuration: StubServer.Configuration = StubServer.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> StubServer {
-        try startStubServer(
-            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
-            contracts: contracts, file: file, line: line)
+    /// Starts stubs over `transport` serving the fixtures folder at `fixtures` (a test bundle's resources, for
+    /// instance), like `startStubServer(transport:fixtures:)` with a folder name.
+    public func startStubServer<Stubs: StubControl>(
+        transport: StubTransport<Stubs>, fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, reset: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Stubs {
+        try await startStubServer(
+            transport: transport, folder: fixtures, variants: variants, variant: variant, unmatched: unmatched,
+            contracts: contracts, reset: reset, file: file, line: line)
     }
 
-    /// Starts in-process stubs of the fixtures folder named `fixtures`, found beside the test file or above it,
-    /// like `startInProcessStubs(fixtures:)` with a URL.
-    /// - Throws: `CatalogError` when no such folder is there or its fixtures are invalid.
-    public func startInProcessStubs(
-        fixtures: String = "MockData", configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> InProcessStubs {
-        try startInProcessStubs(
-            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
-            contracts: contracts, file: file, line: line)
+    private func startStubServer<Stubs: StubControl>(
+        transport: StubTransport<Stubs>, folder: URL?, variants: [String: String], variant: String?,
+        unmatched: UnmatchedRequests, contracts: Bool, reset: Bool, file: StaticString, line: UInt,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Stubs {
+        let stubs = try await transport.start(
+            TestStubSettings(
+                fixtures: folder, variants: variants, serverVariant: variant, contracts: contracts, reset: reset))
+        stopAtTeardown(stubs, unmatched: unmatched, file: file, line: line)
+        return stubs
     }
 
     /// The folder `name` (an absolute path, or a name looked for beside `file` and above it).
@@ -74,56 +83,9 @@ extension XCTestCase {
         return folder
     }
 
-    /// Starts an in-process stub server serving `fixtures`, stopped when the test ends: give the code under test
-    /// its `urlSession` (or a session made from its `sessionConfiguration`); requests keep their real URLs.
-    ///
-    /// Strict by default, and checks requests against their stubs' OpenAPI operations, like `startStubServer`.
-    /// - Throws: `CatalogError` for invalid fixtures.
-    public func startInProcessStubs(
-        fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> InProcessStubs {
-        let stubs = try InProcessStubs.start(fixtures: fixtures, configuration: configuration)
-        if contracts { stubs.runtime.installContractChecks() }
-        stopAtTeardown(stubs, unmatched: unmatched, hint: "startInProcessStubs", file: file, line: line)
-        return stubs
-    }
-
-    /// Takes control of stubs in another process (`stub-server serve` started by a script, or an app that started
-    /// `InProcessStubs` with a control port) for this test: resets them, and at teardown fails the test for each
-    /// request they could not match (strict by default), with the closest stubs, as a local server does.
-    /// - Parameters:
-    ///   - url: the other process's base URL; `STUB_SERVER_URL` of this process's environment when nil.
-    ///   - reset: whether to reset the stubs first; pass false for stubs an app started with the variants of its
-    ///     launch environment (and whose control port may not listen yet).
-    ///   - unmatched: `.fail` (default) or `.allow`.
-    ///   - isolation: the caller's actor, which the call stays on: a main-actor test case (a UI test) is not sent
-    ///     off it.
-    /// - Returns: the control; set variants on it before launching the app.
-    /// - Throws: `StubServerError.controlFailed` when nothing answers there.
-    public func connectRemoteStubs(
-        url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
-        line: UInt = #line, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> RemoteStubs {
-        guard
-            let url = url
-                ?? ProcessInfo.processInfo.environment[RemoteStubs.environmentKey].flatMap(URL.init(string:))
-        else {
-            throw StubServerError.controlFailed(
-                url: "(none)",
-                reason: "pass url: or set \(RemoteStubs.environmentKey) (for example http://127.0.0.1:8080)")
-        }
-        let remote = RemoteStubs(url: url)
-        if reset { try await remote.reset() }
-        stopAtTeardown(remote, unmatched: unmatched, hint: "connectRemoteStubs", file: file, line: line)
-        return remote
-    }
-
     /// At teardown: fails the test for each request no stub matched (unless allowed), then stops `server`.
-    private func stopAtTeardown(
-        _ server: any StubControl, unmatched: UnmatchedRequests, hint: String, file: StaticString, line: UInt
-    ) {
+    private func stopAtTeardown(_ server: any StubControl, unmatched: UnmatchedRequests, file: StaticString, line: UInt)
+    {
         addTeardownBlock {
             if unmatched == .fail {
                 do {
@@ -131,7 +93,7 @@ extension XCTestCase {
                     for report in try await server.unmatchedReports() {
                         await attachEvidence(of: server, report: report)
                         XCTFail(
-                            report + "\n(\(hint)(unmatched: .allow) permits unmatched requests)", file: file,
+                            report + "\n(startStubServer(unmatched: .allow) permits unmatched requests)", file: file,
                             line: line)
                     }
                 } catch {
@@ -140,6 +102,86 @@ extension XCTestCase {
             }
             await server.stop()
         }
+    }
+}
+
+// The starters from before the transport was a parameter, for one release. The synchronous ones start their
+// server as the transport does and stop it the same way.
+extension XCTestCase {
+    @available(
+        *, deprecated,
+        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
+        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
+    )
+    public func startStubServer(
+        fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> StubServer {
+        let server = try StubServer.start(fixtures: fixtures, configuration: configuration)
+        if contracts { server.runtime.installContractChecks() }
+        stopAtTeardown(server, unmatched: unmatched, file: file, line: line)
+        return server
+    }
+
+    @available(
+        *, deprecated,
+        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
+        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
+    )
+    public func startStubServer(
+        fixtures: String = "MockData", configuration: StubServer.Configuration = StubServer.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> StubServer {
+        try startStubServer(
+            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
+            contracts: contracts, file: file, line: line)
+    }
+
+    @available(
+        *, deprecated,
+        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
+        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
+    )
+    public func startInProcessStubs(
+        fixtures: String = "MockData", configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> InProcessStubs {
+        try startInProcessStubs(
+            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
+            contracts: contracts, file: file, line: line)
+    }
+
+    @available(
+        *, deprecated,
+        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
+        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
+    )
+    public func startInProcessStubs(
+        fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
+        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> InProcessStubs {
+        let stubs = try InProcessStubs.start(fixtures: fixtures, configuration: configuration)
+        if contracts { stubs.runtime.installContractChecks() }
+        stopAtTeardown(stubs, unmatched: unmatched, file: file, line: line)
+        return stubs
+    }
+
+    @available(
+        *, deprecated,
+        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
+        message: "try await startStubServer(transport: .remote(url), reset: ...)"
+    )
+    public func connectRemoteStubs(
+        url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
+        line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> RemoteStubs {
+        try await startStubServer(
+            transport: .remote(url), folder: nil, variants: [:], variant: nil, unmatched: unmatched, contracts: false,
+            reset: reset, file: file, line: line)
     }
 }
 

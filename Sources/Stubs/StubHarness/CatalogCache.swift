@@ -1,14 +1,14 @@
-import Foundation
+package import Foundation
 import Locking
-import StubCore
+package import StubCore
 
-/// The catalogs the traits load, kept for the test process while their folders stay as they were.
+/// The catalogs the traits and starters load, kept for the test process while their folders stay as they were.
 ///
 /// A trait starts a fresh server for every test, and most tests of a suite name the same folder: loading it for
 /// each of them (tens of milliseconds in a debug build) kept the cooperative pool busy at the start of a parallel
 /// run, when every test starts at once. A catalog is an immutable value, so each server made from it still holds
 /// its own state. A folder is reloaded when any file in it was added, removed, resized or modified since.
-enum CatalogCache {
+package enum CatalogCache {
     private struct Entry {
         var fingerprint: [String]
         var catalog: StubCatalog
@@ -18,7 +18,7 @@ enum CatalogCache {
 
     /// The catalog of `folder`: the one loaded before when the folder is unchanged, else a new load.
     /// - Throws: `CatalogError` for invalid fixtures (never kept: the next test loads the folder again).
-    static func catalog(of folder: URL) throws -> StubCatalog {
+    package static func catalog(of folder: URL) throws -> StubCatalog {
         let key = folder.standardizedFileURL.path
         let fingerprint = fingerprint(of: folder)
         if let entry = entries.withLock({ $0[key] }), entry.fingerprint == fingerprint { return entry.catalog }
@@ -28,7 +28,7 @@ enum CatalogCache {
     }
 
     /// Each file under `folder` with its size and modification time (nanoseconds), in a stable order.
-    static func fingerprint(of folder: URL) -> [String] {
+    package static func fingerprint(of folder: URL) -> [String] {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys) else {
             return []
