@@ -1,7 +1,6 @@
+import StubHarness
 import StubTestSupport
 import Testing
-
-import StubHarness
 
 /// The traits' catalog cache: a folder is loaded once while it stays as it was, and again once it changes.
 @Suite(.timeLimit(.minutes(1)))

@@ -54,14 +54,15 @@ struct ContractStrictnessTests {
                 #expect(try await get("/albums?limit=\(limit)", from: server).status == 200)
             }
         case .inProcess:
-            try await StubServerTrait.stubServer(transport: .inProcess, fixtures: fixtures, contracts: contracts).provideScope(
-                for: test, testCase: Test.Case.current
-            ) {
-                let stubs = try InProcessStubs.required()
-                let url = URL(string: "https://catalog.example.com/albums?limit=\(limit)")!
-                let (_, response) = try await stubs.urlSession.data(from: url)
-                #expect((response as? HTTPURLResponse)?.statusCode == 200)
-            }
+            try await StubServerTrait.stubServer(transport: .inProcess, fixtures: fixtures, contracts: contracts)
+                .provideScope(
+                    for: test, testCase: Test.Case.current
+                ) {
+                    let stubs = try InProcessStubs.required()
+                    let url = URL(string: "https://catalog.example.com/albums?limit=\(limit)")!
+                    let (_, response) = try await stubs.urlSession.data(from: url)
+                    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                }
         }
     }
 

@@ -54,7 +54,9 @@ struct InProcessStubsStrictnessTests {
     @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {
         let test = try #require(Test.current)
         try await withKnownIssue {
-            try await StubServerTrait.stubServer(transport: .inProcess).provideScope(for: test, testCase: Test.Case.current) {
+            try await StubServerTrait.stubServer(transport: .inProcess).provideScope(
+                for: test, testCase: Test.Case.current
+            ) {
                 let answer = try await fetchAlbums("x")
                 #expect(answer.status == 404)
             }

@@ -3,4 +3,5 @@
 // control, journal and errors) and stubs in another process. Written once, here, for both test libraries.
 @_exported import StubServer
 @_exported import StubServerInProcess
+
 @_exported import class StubServerRemote.RemoteStubs

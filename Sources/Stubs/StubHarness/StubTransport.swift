@@ -1,8 +1,8 @@
 public import Foundation
+import StubContracts
 public import StubServer
 public import StubServerInProcess
 public import StubServerRemote
-import StubContracts
 
 /// Where a test's stubs answer, and what the test gets to steer them: a parameter of the `.stubServer` trait and
 /// of XCTest's `startStubServer(transport:)`.

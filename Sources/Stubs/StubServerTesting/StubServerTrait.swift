@@ -91,7 +91,8 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
     private static func current(_ stubs: any StubControl, _ body: () async throws -> Void) async throws {
         switch stubs {
         case let server as StubServer: try await StubServer.$current.withValue(server) { try await body() }
-        case let inProcess as InProcessStubs: try await InProcessStubs.$current.withValue(inProcess) { try await body() }
+        case let inProcess as InProcessStubs:
+            try await InProcessStubs.$current.withValue(inProcess) { try await body() }
         case let remote as RemoteStubs: try await RemoteStubs.$current.withValue(remote) { try await body() }
         default: try await body()
         }
