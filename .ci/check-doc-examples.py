@@ -16,7 +16,7 @@ GuideExamples), named after its source and line:
   XCUIStandIn, which declares those types main-actor isolated, so an isolation mistake shows here too.
 
     .ci/check-doc-examples.py     prints how many blocks it placed, built and ran; exits 1 naming each block that
-                                  does not compile (its file and line), a README example that fails, or a block it
+                                  does not compile or uses a deprecated spelling (its file and line), a README example that fails, or a block it
                                   cannot place
 """
 import glob
@@ -103,10 +103,12 @@ def main():
     )
     failed = set()
     for line in (build.stdout + build.stderr).splitlines():
-        match = re.search(r"Tests/\w+/(Example\w+)\.swift:(\d+):\d+: error: (.*)", line)
-        if match and match.group(1) in placed:
+        match = re.search(r"Tests/\w+/(Example\w+)\.swift:(\d+):\d+: (error|warning): (.*)", line)
+        # A deprecated spelling compiles, but the docs teach the current one.
+        if match and match.group(1) in placed and (match.group(3) == "error" or "deprecated" in match.group(4)):
             failed.add(match.group(1))
-            problem = f"{placed[match.group(1)]}: does not compile (its file's line {match.group(2)}): {match.group(3)}"
+            verdict = "does not compile" if match.group(3) == "error" else "uses a deprecated spelling"
+            problem = f"{placed[match.group(1)]}: {verdict} (its file's line {match.group(2)}): {match.group(4)}"
             if problem not in problems:
                 problems.append(problem)
     if build.returncode != 0 and not failed:

@@ -1,5 +1,5 @@
-/// What a test does with requests no stub matched: the `.stubServer` and `.inProcessStubs` traits and
-/// `XCTestCase.startStubServer` take the same policy.
+/// What a test does with requests no stub matched: the `.stubServer` trait and `XCTestCase.startStubServer` take
+/// the same policy, over every transport.
 public enum UnmatchedRequests: Sendable {
     /// Each one fails the test when it ends, with the stubs that came closest, field by field.
     case fail

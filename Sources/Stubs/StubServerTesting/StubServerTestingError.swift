@@ -27,7 +27,8 @@ public enum StubServerTestingError: Error, Equatable, CustomStringConvertible {
         case .noCurrentServer:
             "no stub server in this task: add .stubServer(...) to the test or its suite"
         case .noRemoteURL:
-            "no URL for .remoteStubs(): pass url: or set STUB_SERVER_URL (for example http://127.0.0.1:8080)"
+            "no URL for the remote transport: pass .remote(url) or set STUB_SERVER_URL (for example "
+                + "http://127.0.0.1:8080)"
         }
     }
 }
