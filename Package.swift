@@ -114,7 +114,9 @@ let package = Package(
             swiftSettings: settings),
         .target(
             name: "StubServerXCTest",
-            dependencies: ["StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote"],
+            dependencies: [
+                "StubContracts", "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
+            ],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
         // posix_spawn without Foundation: the tests' ChildProcess and `stub-server sweep`.

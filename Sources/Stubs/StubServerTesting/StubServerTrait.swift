@@ -1,8 +1,8 @@
 public import Foundation
 public import StubHarness
 public import StubServer
-public import StubServerInProcess
-public import StubServerRemote
+import StubServerInProcess
+import StubServerRemote
 public import Testing
 
 /// Runs each test, or each test of a suite, with its own stubs over `transport` (a socket server by default, in

@@ -1,8 +1,8 @@
 public import Foundation
 public import StubHarness
 public import StubServer
-public import StubServerInProcess
-public import StubServerRemote
+import StubServerInProcess
+import StubServerRemote
 public import XCTest
 
 extension XCTestCase {
@@ -55,7 +55,7 @@ extension XCTestCase {
             contracts: contracts, reset: reset, file: file, line: line)
     }
 
-    private func startStubServer<Stubs: StubControl>(
+    func startStubServer<Stubs: StubControl>(
         transport: StubTransport<Stubs>, folder: URL?, variants: [String: String], variant: String?,
         unmatched: UnmatchedRequests, contracts: Bool, reset: Bool, file: StaticString, line: UInt,
         isolation: isolated (any Actor)? = #isolation
@@ -69,7 +69,7 @@ extension XCTestCase {
 
     /// The folder `name` (an absolute path, or a name looked for beside `file` and above it).
     /// - Throws: `CatalogError` naming where it looked.
-    private static func folder(_ name: String, from file: StaticString) throws(CatalogError) -> URL {
+    static func folder(_ name: String, from file: StaticString) throws(CatalogError) -> URL {
         if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
         guard let folder = StubCatalog.findFolder(named: name, from: "\(file)") else {
             throw CatalogError(
@@ -84,8 +84,7 @@ extension XCTestCase {
     }
 
     /// At teardown: fails the test for each request no stub matched (unless allowed), then stops `server`.
-    private func stopAtTeardown(_ server: any StubControl, unmatched: UnmatchedRequests, file: StaticString, line: UInt)
-    {
+    func stopAtTeardown(_ server: any StubControl, unmatched: UnmatchedRequests, file: StaticString, line: UInt) {
         addTeardownBlock {
             if unmatched == .fail {
                 do {
@@ -102,86 +101,6 @@ extension XCTestCase {
             }
             await server.stop()
         }
-    }
-}
-
-// The starters from before the transport was a parameter, for one release. The synchronous ones start their
-// server as the transport does and stop it the same way.
-extension XCTestCase {
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
-    )
-    public func startStubServer(
-        fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> StubServer {
-        let server = try StubServer.start(fixtures: fixtures, configuration: configuration)
-        if contracts { server.runtime.installContractChecks() }
-        stopAtTeardown(server, unmatched: unmatched, file: file, line: line)
-        return server
-    }
-
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
-    )
-    public func startStubServer(
-        fixtures: String = "MockData", configuration: StubServer.Configuration = StubServer.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> StubServer {
-        try startStubServer(
-            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
-            contracts: contracts, file: file, line: line)
-    }
-
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
-    )
-    public func startInProcessStubs(
-        fixtures: String = "MockData", configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> InProcessStubs {
-        try startInProcessStubs(
-            fixtures: Self.folder(fixtures, from: file), configuration: configuration, unmatched: unmatched,
-            contracts: contracts, file: file, line: line)
-    }
-
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
-    )
-    public func startInProcessStubs(
-        fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
-        unmatched: UnmatchedRequests = .fail, contracts: Bool = true, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> InProcessStubs {
-        let stubs = try InProcessStubs.start(fixtures: fixtures, configuration: configuration)
-        if contracts { stubs.runtime.installContractChecks() }
-        stopAtTeardown(stubs, unmatched: unmatched, file: file, line: line)
-        return stubs
-    }
-
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .remote(url), reset: ...)"
-    )
-    public func connectRemoteStubs(
-        url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
-        line: UInt = #line, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> RemoteStubs {
-        try await startStubServer(
-            transport: .remote(url), folder: nil, variants: [:], variant: nil, unmatched: unmatched, contracts: false,
-            reset: reset, file: file, line: line)
     }
 }
 
