@@ -9,7 +9,7 @@ import PackageDescription
 let layout: [String: [String]] = [
     "Stubs": [
         "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubServerXCTest",
-        "StubServerRecording", "StubAdmin", "StubHarness",
+        "StubServerRecording", "StubAdmin", "StubHarness", "StubCoverage",
         "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
         "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
     ],
@@ -128,8 +128,13 @@ let package = Package(
                 "StubServer",
             ],
             swiftSettings: settings),
+        // The coverage of failure modes: what a run's servers recorded, joined with the fixtures, the test results
+        // and an OpenAPI document into reports and a gate (`stub-server coverage`, run by stub-server-record).
+        .target(
+            name: "StubCoverage", dependencies: ["StubContracts", "StubCore", "XMLPath"], swiftSettings: settings),
         .executableTarget(
-            name: "StubServerRecordCLI", dependencies: ["CLISupport", "StubServer", "StubServerRecording"],
+            name: "StubServerRecordCLI",
+            dependencies: ["CLISupport", "StubContracts", "StubCore", "StubCoverage", "StubServer", "StubServerRecording"],
             swiftSettings: settings),
         .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
         .target(
@@ -174,6 +179,9 @@ let package = Package(
             dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(
+            name: "StubCoverageTests", dependencies: ["StubCore", "StubCoverage", "StubTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
         .testTarget(
@@ -253,9 +261,9 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "HTTPMessages", "ImageCache", "Locking", "MoviesFeature",
-                "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubMutations", "StubServer",
-                "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubTestSupport", "TopSongsFeature",
-                "TrackSearchFeature",
+                "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubCoverage", "StubHarness",
+                "StubMutations", "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting",
+                "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
             ],
             // A fixtures folder of the fragile client's sweep, found from the test file as MockData is.
             exclude: ["FragileFixtures"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Counts the lines of Sources/ that Linux never compiles: those in `#if` branches a Linux build does not take
-and an Apple build may. Prints them per file, then the total; exits 1 above the limit (130), or when a file with
+and an Apple build may. Prints them per file, then the total; exits 1 above the limit (131), or when a file with
 Apple-only code beyond imports cites no Apple header or documentation page (`xnu `, `.h:`, `developer.apple.com`).
 
     .ci/apple-only-lines.py [--list]     (from the package root; --list prints every counted line)
@@ -9,8 +9,9 @@ import os
 import re
 import sys
 
-# 120 until the XCTest helpers attached their evidence (9 lines: swift-corelibs-xctest has no attachments).
-LIMIT = 130
+# 120 until the XCTest helpers attached their evidence (9 lines: swift-corelibs-xctest has no attachments); 131
+# since the coverage sink appends with write(2) (its `import Darwin`).
+LIMIT = 131
 # What a Linux build here has, and what an Apple build has, for the conditions Sources/ uses.
 LINUX = {"canImport(Glibc)": True, "canImport(Musl)": False, "canImport(Darwin)": False, "os(Linux)": True,
          "os(macOS)": False,

@@ -71,7 +71,8 @@ struct StubResourceFixtureTests {
         let runtime = StubRuntime(
             catalog: try StubCatalog.load(from: fixtures.root),
             StubRuntime.Settings(
-                variant: nil, journalCapacity: 10, redaction: Redaction(), seed: 1, chaos: 0, onReload: nil))
+                variant: nil, journalCapacity: 10, redaction: Redaction(), seed: 1, chaos: 0, onReload: nil,
+                coverage: nil, transport: "test"))
         let post = try Request(
             method: "POST", target: "/api/favorites", headers: HTTPHeaders(), body: Array("{}".utf8))
         #expect(runtime.exchange(post, baseURL: "http://x").status == 201)

@@ -17,6 +17,14 @@ struct StubServerTraitTests {
         await expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
     }
 
+    /// A transport's configuration is the test's, and its variant stays: the trait chooses one only when given.
+    @Test(.stubServer(transport: .socket(StubServer.Configuration(variant: "nil"))))
+    func aTransportsConfiguration_keepsItsVariant() async throws {
+        let server = try StubServer.required()
+        #expect(server.serverVariant == "nil")
+        #expect(server.variant(forStub: "top-albums") == "server-error")
+    }
+
     @Test(arguments: [1, 2, 3])
     func eachCase_getsItsOwnServer(_ requests: Int) async throws {
         let server = try StubServer.required()

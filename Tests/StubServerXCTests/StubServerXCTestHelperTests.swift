@@ -90,4 +90,21 @@ final class StubServerXCTestHelperTests: XCTestCase {
                 ["api/stubs.json: stubs[0].variants: missing required variants bad, nil"])
         }
     }
+
+    /// The starter names the test in its server's coverage records as `swift test --xunit-output` does.
+    func testTheStarter_namesTheTestInItsCoverageRecords() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await startStubServer(
+            transport: .socket(StubServer.Configuration(coverage: folder)), fixtures: mockData)
+        _ = try await session().data(from: albumsURL(server))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(files.count, 1)
+        let line = try XCTUnwrap(FileManager.default.contents(atPath: folder.appendingPathComponent(files[0]).path))
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: line) as? [String: Any])
+        XCTAssertEqual(
+            record["test"] as? String,
+            "StubServerXCTests.StubServerXCTestHelperTests/testTheStarter_namesTheTestInItsCoverageRecords")
+        XCTAssertEqual(record["stub"] as? String, "top-albums")
+    }
 }

@@ -50,6 +50,20 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         XCTAssertEqual(count, 1, "not reset")
     }
 
+    /// Stubs not reset are not touched at all: an app's launch variant stays, and nothing is asked of a control
+    /// port that may not listen yet.
+    func testARemoteTransportNotReset_leavesTheStubsAsTheyStarted() async throws {
+        let app = try StubServer.start(fixtures: mockData, configuration: StubServer.Configuration(variant: "bad"))
+        addTeardownBlock { await app.stop() }
+        _ = try await get("/before", from: app)
+        _ = try await startStubServer(transport: .remote(app.baseURL), unmatched: .allow, reset: false)
+        XCTAssertEqual(app.serverVariant, "bad")
+        XCTAssertEqual(app.requestCount(), 1)
+        let nobody = try await startStubServer(
+            transport: .remote(URL(string: "http://127.0.0.1:9")!), unmatched: .allow, reset: false)
+        XCTAssertEqual(nobody.url.port, 9, "taken without a call")
+    }
+
     func testUnmatchedAllow_passes() async throws {
         let server = try await startStubServer(transport: .socket, fixtures: mockData, unmatched: .allow)
         let answer = try await get("/nowhere", from: server)

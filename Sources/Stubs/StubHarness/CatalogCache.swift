@@ -27,7 +27,7 @@ package enum CatalogCache {
         return catalog
     }
 
-    /// Each file under `folder` with its size and modification time (nanoseconds), in a stable order.
+    /// Each file under `folder` with its size and modification time (seconds, as a `Double`), in a stable order.
     package static func fingerprint(of folder: URL) -> [String] {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys) else {

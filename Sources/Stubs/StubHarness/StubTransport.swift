@@ -56,6 +56,7 @@ extension StubTransport where Stubs == StubServer {
             let server = try StubServer.start(
                 catalog: CatalogCache.catalog(of: settings.folder()), configuration: configuration)
             if settings.contracts { server.runtime.installContractChecks() }
+            server.runtime.recordCoverage(as: settings.test)
             return try await settings.apply(to: server)
         }
     }
@@ -71,6 +72,7 @@ extension StubTransport where Stubs == InProcessStubs {
             let stubs = InProcessStubs.start(
                 catalog: try CatalogCache.catalog(of: settings.folder()), configuration: configuration)
             if settings.contracts { stubs.runtime.installContractChecks() }
+            stubs.runtime.recordCoverage(as: settings.test)
             return try await settings.apply(to: stubs)
         }
     }

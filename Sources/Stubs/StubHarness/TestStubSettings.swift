@@ -10,10 +10,14 @@ package struct TestStubSettings: Sendable {
     package var serverVariant: String?
     package var contracts: Bool
     package var reset: Bool
+    /// The test, as coverage records name it (`Module.Suite/name()`); nil outside one.
+    package var test: String?
 
     package init(
-        fixtures: URL?, variants: [String: String], serverVariant: String?, contracts: Bool, reset: Bool = true
+        fixtures: URL?, variants: [String: String], serverVariant: String?, contracts: Bool, reset: Bool = true,
+        test: String? = nil
     ) {
+        self.test = test
         self.fixtures = fixtures
         self.variants = variants
         self.serverVariant = serverVariant
@@ -43,9 +47,11 @@ package struct TestStubSettings: Sendable {
 }
 
 extension StubControl {
-    /// Sets the server-wide variant, then each stub's (in name order).
+    /// Sets the server-wide variant when one is given (a configuration's or an app's launch variant stays
+    /// otherwise), then each stub's (in name order); nothing at all when none is given, so stubs not reset are
+    /// not touched (an app's control port may not listen yet).
     package func choose(serverVariant: String?, variants: [String: String]) async throws(StubServerError) {
-        try await setVariant(serverVariant)
+        if let serverVariant { try await setVariant(serverVariant) }
         for (stub, variant) in variants.sorted(by: { $0.key < $1.key }) {
             try await setVariant(variant, forStub: stub)
         }

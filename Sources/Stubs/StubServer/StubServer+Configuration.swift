@@ -1,6 +1,12 @@
 import HTTPEngine
 import StubCore
 
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 extension StubServer {
     /// How a server listens, what it accepts, and where it reports each request.
     public struct Configuration: Sendable {
@@ -45,6 +51,9 @@ extension StubServer {
         /// Called on the server's thread, with a line to show, each time it stops accepting because the process
         /// has no file descriptor to spare (see `acceptPauses`).
         public var onAcceptPause: (@Sendable (String) -> Void)?
+        /// The folder every answer is recorded in for the coverage report (`stub-server coverage`): one JSON line
+        /// each, with the test that was running. Nil: `STUB_COVERAGE_DIR`'s, when set; else nothing is recorded.
+        public var coverage: URL?
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
@@ -52,8 +61,10 @@ extension StubServer {
             maxConnections: Int? = nil, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
             log: (@Sendable (RequestLog) -> Void)? = nil,
             seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
-            onReload: (@Sendable (ReloadReport) -> Void)? = nil, onAcceptPause: (@Sendable (String) -> Void)? = nil
+            onReload: (@Sendable (ReloadReport) -> Void)? = nil, onAcceptPause: (@Sendable (String) -> Void)? = nil,
+            coverage: URL? = nil
         ) {
+            self.coverage = coverage
             self.host = host
             self.port = port
             self.variant = variant

@@ -77,7 +77,7 @@ public final class StubServer: Sendable {
             StubRuntime.Settings(
                 variant: configuration.variant, journalCapacity: configuration.journalCapacity,
                 redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
-                onReload: configuration.onReload))
+                onReload: configuration.onReload, coverage: configuration.coverage, transport: "socket"))
     }
 
     /// Most connections the server holds open at once; more are answered 503. `Configuration.maxConnections`, or

@@ -12,6 +12,7 @@ enum Help {
           mutations  List the hostile versions (mutants) of a stub's answer, with their IDs
           sweep      Run a command against every mutant of a stub's answer; report what it failed, crashed or hung on
           import     Write fixtures from an OpenAPI document (import openapi) or a HAR capture (import har)
+          coverage   Report which variants, mutants and statuses a test run served, and gate on it
           help       Show help for a command
 
         Run 'stub-server COMMAND --help' for a command's options.

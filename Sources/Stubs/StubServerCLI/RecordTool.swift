@@ -19,11 +19,12 @@ import CLISupport
 enum RecordTool {
     static let name = "stub-server-record"
 
-    /// Whether `arguments` ask for recording, proxying or a HAR import (`import openapi` stays here).
+    /// Whether `arguments` ask for recording, proxying, a HAR import or a coverage report (`import openapi` stays
+    /// here).
     static func handles(_ arguments: [String]) -> Bool {
         guard let first = arguments.first else { return false }
         if first == "import" { return arguments.dropFirst().first != "openapi" }
-        if ["record", "drift"].contains(first) { return true }
+        if ["record", "drift", "coverage"].contains(first) { return true }
         let serving = first == "serve" || first.hasPrefix("-")
         return serving && arguments.contains { $0 == "--proxy" || $0.hasPrefix("--proxy=") }
     }

@@ -1,3 +1,4 @@
+public import Foundation
 import StubCore
 
 extension InProcessStubs {
@@ -19,12 +20,16 @@ extension InProcessStubs {
         public var chaos: Double
         /// Called after every `reload()`.
         public var onReload: (@Sendable (ReloadReport) -> Void)?
+        /// The folder every answer is recorded in for the coverage report (`stub-server coverage`): one JSON line
+        /// each, with the test that was running. Nil: `STUB_COVERAGE_DIR`'s, when set; else nothing is recorded.
+        public var coverage: URL?
 
         public init(
             variant: String? = nil, maxBodyBytes: Int = 1 << 20, journalCapacity: Int = 1_000,
             redaction: Redaction = Redaction(), seed: UInt64? = nil, chaos: Double = 0,
-            onReload: (@Sendable (ReloadReport) -> Void)? = nil
+            onReload: (@Sendable (ReloadReport) -> Void)? = nil, coverage: URL? = nil
         ) {
+            self.coverage = coverage
             self.variant = variant
             self.maxBodyBytes = maxBodyBytes
             self.journalCapacity = journalCapacity

@@ -62,7 +62,7 @@ public final class InProcessStubs: LocalStubControl {
             StubRuntime.Settings(
                 variant: configuration.variant, journalCapacity: configuration.journalCapacity,
                 redaction: configuration.redaction, seed: configuration.seed, chaos: configuration.chaos,
-                onReload: configuration.onReload))
+                onReload: configuration.onReload, coverage: configuration.coverage, transport: "in process"))
         protocolClass = Self.protocolClass(for: Zero.tag(for: number))
         let sessionConfiguration = Self.sessionConfiguration(answeredBy: protocolClass)
         urlSession = URLSession(configuration: sessionConfiguration)

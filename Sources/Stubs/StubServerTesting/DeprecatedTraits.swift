@@ -4,7 +4,8 @@ public import StubServerInProcess
 public import Testing
 
 // The spellings before the transport was a parameter of one trait: each forwards to `.stubServer(transport:...)`,
-// for one release.
+// for one release. The functions' warnings give the new spelling as a message, not `renamed:`: a rename's fix-it
+// maps arguments by position, and would write `.stubServer(transport: "MockData")` or drop the transport.
 
 /// The in-process trait, now `.stubServer(transport: .inProcess)`.
 @available(*, deprecated, renamed: "StubServerTrait")
@@ -15,10 +16,7 @@ public typealias InProcessStubsTrait = StubServerTrait
 public typealias RemoteStubsTrait = StubServerTrait
 
 extension Trait where Self == StubServerTrait {
-    @available(
-        *, deprecated, renamed: "stubServer(transport:fixtures:variants:variant:unmatched:contracts:filePath:)",
-        message: "pass the configuration in the transport: .stubServer(transport: .socket(configuration))"
-    )
+    @available(*, deprecated, message: "use .stubServer(transport: .socket(configuration), ...)")
     public static func stubServer(
         fixtures: String? = nil, variants: [String: String] = [:], variant: String? = nil,
         unmatched: UnmatchedRequests? = nil, contracts: Bool? = nil, configuration: StubServer.Configuration,
@@ -29,10 +27,7 @@ extension Trait where Self == StubServerTrait {
             unmatched: unmatched, contracts: contracts, filePath: filePath)
     }
 
-    @available(
-        *, deprecated, renamed: "stubServer(transport:fixtures:variants:variant:unmatched:contracts:filePath:)",
-        message: "pass the configuration in the transport: .stubServer(transport: .socket(configuration))"
-    )
+    @available(*, deprecated, message: "use .stubServer(transport: .socket(configuration), ...)")
     public static func stubServer(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil, unmatched: UnmatchedRequests? = nil,
         contracts: Bool? = nil, configuration: StubServer.Configuration, filePath: String = #filePath
@@ -42,7 +37,7 @@ extension Trait where Self == StubServerTrait {
             unmatched: unmatched, contracts: contracts, filePath: filePath)
     }
 
-    @available(*, deprecated, renamed: "stubServer(transport:fixtures:variants:variant:unmatched:contracts:filePath:)")
+    @available(*, deprecated, message: "use .stubServer(transport: .inProcess, ...)")
     public static func inProcessStubs(
         fixtures: String? = nil, variants: [String: String] = [:], variant: String? = nil,
         unmatched: UnmatchedRequests? = nil, contracts: Bool? = nil,
@@ -53,7 +48,7 @@ extension Trait where Self == StubServerTrait {
             variants: variants, variant: variant, unmatched: unmatched, contracts: contracts, filePath: filePath)
     }
 
-    @available(*, deprecated, renamed: "stubServer(transport:fixtures:variants:variant:unmatched:contracts:filePath:)")
+    @available(*, deprecated, message: "use .stubServer(transport: .inProcess, ...)")
     public static func inProcessStubs(
         fixtures: URL, variants: [String: String] = [:], variant: String? = nil, unmatched: UnmatchedRequests? = nil,
         contracts: Bool? = nil, configuration: InProcessStubs.Configuration? = nil, filePath: String = #filePath
@@ -63,7 +58,7 @@ extension Trait where Self == StubServerTrait {
             variants: variants, variant: variant, unmatched: unmatched, contracts: contracts, filePath: filePath)
     }
 
-    @available(*, deprecated, renamed: "stubServer(transport:fixtures:variants:variant:unmatched:contracts:filePath:)")
+    @available(*, deprecated, message: "use .stubServer(transport: .remote(url), ...)")
     public static func remoteStubs(
         url: URL? = nil, variants: [String: String] = [:], variant: String? = nil,
         unmatched: UnmatchedRequests? = nil

@@ -30,6 +30,13 @@ extension InProcessStubs {
 extension RemoteStubs {
     /// The stubs of the running test's `.stubServer(transport: .remote(url))` trait; nil outside one.
     @TaskLocal public static var current: RemoteStubs?
+
+    /// The stubs of the running test's `.stubServer(transport: .remote(url))` trait.
+    /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
+    public static func required() throws -> RemoteStubs {
+        guard let current else { throw StubServerTestingError.noCurrentServer }
+        return current
+    }
 }
 
 /// The server a helper asks: the one given, else the test's `StubServer.current`, else its

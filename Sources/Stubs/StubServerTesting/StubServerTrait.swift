@@ -72,7 +72,9 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
     ) async throws {
         let folder = transport.readsFixtures ? try resolveFixtures(fixtures, url: fixturesURL, from: filePath) : nil
         let stubs = try await transport.start(
-            TestStubSettings(fixtures: folder, variants: variants, serverVariant: serverVariant, contracts: contracts))
+            TestStubSettings(
+                fixtures: folder, variants: variants, serverVariant: serverVariant, contracts: contracts,
+                test: Self.coverageName(of: test)))
         let strictness = Strictness(
             unmatched: unmatched, location: test.sourceLocation,
             hint: "strict .stubServer: pass unmatched: .allow to permit unmatched requests")
@@ -85,6 +87,14 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
         }
         await strictness.check(stubs)
         await stubs.stop()
+    }
+
+    /// `test` as coverage records name it: `Module.Suite/name()`, what `swift test --xunit-output` writes as a
+    /// test case's `classname` and `name`.
+    static func coverageName(of test: Test) -> String {
+        let names = test.id.nameComponents
+        let suite = ([test.id.moduleName] + names.dropLast()).joined(separator: ".")
+        return "\(suite)/\(names.last ?? test.name)"
     }
 
     /// Runs `body` with `stubs` as the current ones of their kind.

@@ -6,12 +6,11 @@ public import StubServerRemote
 public import XCTest
 
 // The starters from before the transport was a parameter, for one release. The synchronous ones start their
-// server as the transport does and stop it the same way.
+// server as the transport does and stop it the same way. Their warnings give the new spelling as a message, not
+// `renamed:`, whose fix-it maps arguments by position and would lose the transport.
 extension XCTestCase {
     @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
+        *, deprecated, message: "use try await startStubServer(transport: .socket(configuration), fixtures: ...)"
     )
     public func startStubServer(
         fixtures: URL, configuration: StubServer.Configuration = StubServer.Configuration(),
@@ -25,9 +24,7 @@ extension XCTestCase {
     }
 
     @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .socket(configuration), fixtures: ...)"
+        *, deprecated, message: "use try await startStubServer(transport: .socket(configuration), fixtures: ...)"
     )
     public func startStubServer(
         fixtures: String = "MockData", configuration: StubServer.Configuration = StubServer.Configuration(),
@@ -40,9 +37,7 @@ extension XCTestCase {
     }
 
     @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
+        *, deprecated, message: "use try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
     )
     public func startInProcessStubs(
         fixtures: String = "MockData", configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
@@ -55,9 +50,7 @@ extension XCTestCase {
     }
 
     @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
+        *, deprecated, message: "use try await startStubServer(transport: .inProcess(configuration), fixtures: ...)"
     )
     public func startInProcessStubs(
         fixtures: URL, configuration: InProcessStubs.Configuration = InProcessStubs.Configuration(),
@@ -70,11 +63,7 @@ extension XCTestCase {
         return stubs
     }
 
-    @available(
-        *, deprecated,
-        renamed: "startStubServer(transport:fixtures:variants:variant:unmatched:contracts:reset:file:line:isolation:)",
-        message: "try await startStubServer(transport: .remote(url), reset: ...)"
-    )
+    @available(*, deprecated, message: "use try await startStubServer(transport: .remote(url), reset: ...)")
     public func connectRemoteStubs(
         url: URL? = nil, reset: Bool = true, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath,
         line: UInt = #line, isolation: isolated (any Actor)? = #isolation

@@ -62,9 +62,18 @@ extension XCTestCase {
     ) async throws -> Stubs {
         let stubs = try await transport.start(
             TestStubSettings(
-                fixtures: folder, variants: variants, serverVariant: variant, contracts: contracts, reset: reset))
+                fixtures: folder, variants: variants, serverVariant: variant, contracts: contracts, reset: reset,
+                test: coverageName))
         stopAtTeardown(stubs, unmatched: unmatched, file: file, line: line)
         return stubs
+    }
+
+    /// This test as coverage records name it: `Module.Class/testName`, what `swift test --xunit-output` writes as
+    /// a test case's `classname` and `name` (XCTest's `name` is `-[Class testName]` on Apple platforms and
+    /// `Class.testName` elsewhere).
+    var coverageName: String {
+        let method = name.split(whereSeparator: { " .]".contains($0) }).last.map(String.init) ?? name
+        return "\(String(reflecting: type(of: self)))/\(method)"
     }
 
     /// The folder `name` (an absolute path, or a name looked for beside `file` and above it).

@@ -17,6 +17,12 @@ public final class StubRuntime: Sendable {
     package let onReload: (@Sendable (ReloadReport) -> Void)?
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     package let seed: UInt64
+    /// Where each answer is recorded for the coverage report (`CoverageSink`), if anywhere.
+    package let coverage: CoverageSink?
+    /// How the transport is named in coverage records: `socket`, `in process`.
+    package let transport: String
+    /// The test whose answers these are, for the coverage records: set by the trait or starter that started them.
+    private let coverageTest = Lock<String?>(nil)
 
     /// How a runtime starts: what both transports' configurations hold under the same names.
     package struct Settings {
@@ -28,11 +34,16 @@ public final class StubRuntime: Sendable {
         /// Clamped to 0...1.
         package var chaos: Double
         package var onReload: (@Sendable (ReloadReport) -> Void)?
+        /// The coverage folder; nil records in `STUB_COVERAGE_DIR`'s, when set.
+        package var coverage: URL?
+        package var transport: String
 
         package init(
             variant: String?, journalCapacity: Int, redaction: Redaction, seed: UInt64?, chaos: Double,
-            onReload: (@Sendable (ReloadReport) -> Void)?
+            onReload: (@Sendable (ReloadReport) -> Void)?, coverage: URL?, transport: String
         ) {
+            self.coverage = coverage
+            self.transport = transport
             self.variant = variant
             self.journalCapacity = journalCapacity
             self.redaction = redaction
@@ -47,6 +58,8 @@ public final class StubRuntime: Sendable {
         onReload = settings.onReload
         let seed = settings.seed ?? UInt64.random(in: 0...UInt64.max)
         self.seed = seed
+        coverage = CoverageSink.sink(folder: settings.coverage)
+        transport = settings.transport
         state = Lock(
             StubState(
                 catalog: catalog, serverVariant: settings.variant,
@@ -88,20 +101,41 @@ extension StubRuntime {
         _ request: Request, host: String? = nil, forwarding: Forwarding = .none,
         baseURL: @autoclosure () -> String
     ) -> StubExchange {
-        let (decision, generation, mutation) = state.withLock { state in
+        let (decision, generation, mutation, operation) = state.withLock { state in
             let decision = state.decide(request, host: host, forwarding: forwarding)
             var mutation: String?
             if let stub = decision.answeringStub {
                 mutation = request.headers[Self.mutationHeader] ?? state.stubMutations[stub]
             }
-            return (decision, state.catalogGeneration, mutation)
+            // The stub's API operation, only for a coverage record.
+            let operation =
+                coverage == nil
+                ? nil : decision.stubName.flatMap { state.catalog.stub(named: $0)?.contract }.map { "\($0.operation)" }
+            return (decision, state.catalogGeneration, mutation, operation)
         }
         var answer = decision.answer(to: request, baseURL: baseURL())
         if let mutation, let unmutated = answer {
             answer = mutated(unmutated, mutation, of: decision)
         }
-        return StubExchange(
+        let exchange = StubExchange(
             decision: decision, answer: answer, catalogGeneration: generation, mutation: mutation, runtime: self)
+        if let coverage, answer != nil { coverage.append(record(of: exchange, request, operation: operation)) }
+        return exchange
+    }
+
+    /// Names the test these stubs answer for in their coverage records (nil: none).
+    package func recordCoverage(as test: String?) {
+        coverageTest.withLock { $0 = test }
+    }
+
+    /// The coverage record of `exchange`.
+    private func record(of exchange: StubExchange, _ request: Request, operation: String?) -> CoverageRecord {
+        let decision = exchange.decision
+        return CoverageRecord(
+            test: coverageTest.withLock { $0 }, transport: transport, stub: decision.stubName,
+            variant: decision.variantName, mutation: exchange.mutation, status: exchange.status,
+            fault: exchange.fault?.rawValue, operation: operation, change: decision.resource?.change.rawValue,
+            method: request.method, path: request.path)
     }
 
     /// The request header that asks for one mutant of the answer the request would get.

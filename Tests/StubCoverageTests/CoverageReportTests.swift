@@ -1,0 +1,176 @@
+import Foundation
+import StubCore
+import StubCoverage
+import StubTestSupport
+import Testing
+
+/// The report and the gate from records, test results and exceptions: a planted gap (a variant no passing test
+/// was served) is named in every format and fails the gate.
+@Suite(.timeLimit(.minutes(1)))
+struct CoverageReportTests {
+    /// Two stubs: `albums` with good, bad, nil and slow; `search` with good, bad, nil.
+    static func catalog() throws -> (StubCatalog, TemporaryFixtures) {
+        let variants = #""good": {"body": "[]"}, "bad": {"body": "{"}, "nil": {"body": ""}"#
+        let fixtures = try TemporaryFixtures([
+            "api/stubs.json": #"{"stubs": [{"name": "albums", "request": {"path": "/albums"}, "variants": {"#
+                + variants + #", "slow": {"body": "[]", "delayMs": 1}}}, "#
+                + #"{"name": "search", "request": {"path": "/search"}, "variants": {"# + variants + "}}]}"
+        ])
+        return (try StubCatalog.load(from: fixtures.root), fixtures)
+    }
+
+    static func record(
+        _ stub: String?, _ variant: String?, test: String?, mutation: String? = nil, status: Int? = 200,
+        path: String = "/albums"
+    ) -> CoverageRecord {
+        CoverageRecord(
+            test: test, transport: "socket", stub: stub, variant: variant, mutation: mutation, status: status,
+            fault: nil, operation: nil, change: nil, method: "GET", path: path)
+    }
+
+    /// `albums` good and bad served by a passing test, nil only by a failing one; `search` never requested; one
+    /// unmatched request; two mutants of albums.
+    static let records = [
+        record("albums", "good", test: "Tests.A/passes()"), record("albums", "bad", test: "Tests.A/passes()"),
+        record("albums", "nil", test: "Tests.A/fails()"), record("albums", "good", test: nil),
+        record("albums", "good", test: "Tests.A/passes()", mutation: "results:null", status: 200),
+        record("albums", "good", test: "Tests.A/passes()", mutation: "status:503", status: 503),
+        record(nil, nil, test: "Tests.A/passes()", status: 404, path: "/nowhere"),
+    ]
+    static let results = ["Tests.A/passes()": true, "Tests.A/fails()": false]
+
+    @Test func aVariantServedOnlyToAFailingTest_isNotServed() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let report = CoverageReport(
+            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+        let albums = try #require(report.stubs.first { $0.name == "albums" })
+        #expect(albums.requests == 6)
+        let byName = Dictionary(uniqueKeysWithValues: albums.variants.map { ($0.name, $0) })
+        #expect(byName["good"]?.tests == ["(no test)", "Tests.A/passes()"])
+        #expect(byName["bad"]?.served == true)
+        #expect(byName["nil"]?.served == false)
+        #expect(byName["nil"]?.failingTests == ["Tests.A/fails()"])
+        #expect(byName["slow"]?.served == false)
+        #expect(albums.mutants?.served == 2)
+        #expect(albums.mutants?.outcomes == ["200": 1, "503": 1])
+        #expect(report.stubs.first { $0.name == "search" }?.requests == 0)
+        #expect(report.unmatched.map(\.path) == ["/nowhere"])
+        #expect(report.totals.variants == 7 && report.totals.variantsCovered == 2)
+        #expect(report.totals.stubsRequested == 1)
+
+        // Without the results, the failing test's answer counts.
+        let trusting = CoverageReport(catalog: catalog, input: CoverageInput(records: Self.records))
+        #expect(trusting.stubs[0].variants.first { $0.name == "nil" }?.served == true)
+    }
+
+    @Test func theGap_isNamedInEveryFormat() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let report = CoverageReport(
+            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+        #expect(report.text.contains("albums: 6 requests; +good +bad -nil -slow; 2 mutants (200: 1, 503: 1)"))
+        #expect(report.text.contains("unmatched: GET /nowhere (1)"))
+        #expect(report.summary == "stubs requested 1/2 (50.0%), variants served 2/7 (28.6%)")
+        let json = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
+        #expect(json?["version"] as? Int == 1)
+        let stubs = json?["stubs"] as? [[String: Any]]
+        let nilCell = (stubs?.first?["variants"] as? [[String: Any]])?.first { $0["name"] as? String == "nil" }
+        #expect(nilCell?["served"] as? Bool == false)
+        #expect(nilCell?["failingTests"] as? [String] == ["Tests.A/fails()"])
+        #expect(report.markdown.contains("| albums | 6 | ✅ 2 | ✅ 1 | ❌ | ❌ | 2 (200: 1, 503: 1) |"))
+        #expect(report.html.contains("<td class=\"missing\">not served<ul><li>Tests.A/fails() (failed)</li></ul></td>"))
+        #expect(
+            report.junit.contains(
+                #"<testcase classname="albums" name="nil"><failure message="not served (only by failing tests: "#
+                    + #"Tests.A/fails())"/></testcase>"#))
+        #expect(report.junit.contains(#"<testsuite name="coverage of failure modes" tests="7" failures="5">"#))
+    }
+
+    @Test(arguments: [
+        (
+            ["variants=bad,nil"],
+            [
+                "albums: variant nil was not served (only by failing tests: Tests.A/fails())",
+                "search: variant bad was not served", "search: variant nil was not served",
+            ]
+        ),
+        (["stubs"], ["stub search (api) was never requested"]),
+        (["variants>=25"], []),
+        (["variants>=50"], ["variants covered: 28.6% (2 of 7), below 50.0%"]),
+    ])
+    func theGate_namesEachGap(rules: [String], failures: [String]) throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let report = CoverageReport(
+            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+        #expect(try CoverageGate(rules).failures(of: report) == failures)
+    }
+
+    @Test func anException_coversItsCell_withItsReason() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let exceptions = try CoverageException.load(
+            Data(
+                (#"{"exceptions": [{"stub": "search", "reason": "the search screen is tested by UI tests"}, "#
+                    + #"{"stub": "albums", "variant": "nil", "reason": "an empty feed cannot happen"}]}"#).utf8),
+            file: "coverage-exceptions.json")
+        let report = CoverageReport(
+            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results, exceptions: exceptions)
+        )
+        #expect(try CoverageGate(["variants=bad,nil", "stubs"]).failures(of: report) == [])
+        #expect(report.text.contains("+good +bad ~nil -slow"))
+        #expect(report.markdown.contains("- albums nil: an empty feed cannot happen"))
+        #expect(report.junit.contains(#"<skipped message="the search screen is tested by UI tests"/>"#))
+    }
+
+    @Test(arguments: [
+        (#"{"exceptions": [{"stub": "a", "reason": " "}]}"#, "x.json: exceptions[0].reason: every exception says why"),
+        (#"{"stubs": []}"#, "x.json: expected {\"exceptions\": [{\"stub\", \"variant\", \"reason\"}]}"),
+    ])
+    func aBadExceptionsFile_isSaidSo(text: String, message: String) {
+        #expect {
+            try CoverageException.load(Data(text.utf8), file: "x.json")
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test func badRules_areSaidSo() {
+        #expect(throws: CoverageInputError.self) { try CoverageGate(["variants>=101"]) }
+        #expect(throws: CoverageInputError.self) { try CoverageGate(["everything"]) }
+    }
+
+    @Test func xUnitResults_passUnlessAFailureIsListed() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites>
+              <testsuite name="TestResults" errors="0" tests="3" failures="1" skipped="0" time="1">
+                <testcase classname="Tests.A" name="passes()" time="0.1" />
+                <testcase classname="Tests.A" name="fails()" time="0.1">
+                  <failure message="Expectation failed" />
+                </testcase>
+                <testcase classname="Tests.B" name="testThrows" time="0.1"><error message="boom"/></testcase>
+              </testsuite>
+            </testsuites>
+            """
+        let results = try CoverageInput.results(xUnit: Data(xml.utf8), file: "x.xml")
+        #expect(results == ["Tests.A/passes()": true, "Tests.A/fails()": false, "Tests.B/testThrows": false])
+        #expect(throws: CoverageInputError.self) {
+            try CoverageInput.results(xUnit: Data("<a><b></a>".utf8), file: "x")
+        }
+    }
+
+    @Test func theFolder_isRead_skippingHalfLinesAndOtherVersions() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let encoder = JSONEncoder()
+        let line = String(decoding: try encoder.encode(Self.records[0]), as: UTF8.self)
+        let other = line.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+        try Data((line + "\n" + other + "\n" + line.prefix(20)).utf8).write(
+            to: folder.appendingPathComponent("served-1-1-1.jsonl"))
+        try Data((line + "\n").utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        #expect(try CoverageInput.records(in: folder) == [Self.records[0]])
+    }
+}
