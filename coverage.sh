@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite with coverage, prints line coverage per file of Sources/ with a total,
 # writes coverage/lcov.info, an HTML report in coverage/html and JUnit XML in coverage/xunit*.xml,
-# and exits 1 when a threshold below is missed.
+# and exits 1 when a threshold below is missed. The coverage of failure modes too: every stub server the tests
+# start records what it answered in coverage/served (STUB_COVERAGE_DIR), and `stub-server coverage` writes
+# coverage/failure-modes.{html,md,json} and fails unless MockData meets FAILURE_MODES below.
 #
 #   ./coverage.sh            build, test, report, check
 #
@@ -12,6 +14,9 @@ set -euo pipefail
 VIEW_MODEL_MIN=95   # each *ViewModel.swift
 TOTAL_MIN=85        # all of Sources/
 ENGINE_MIN=90       # each file of Sources/Stubs/HTTPEngine (the platform file of the other OS is not compiled)
+# Every MockData stub requested and every variant served by a passing test, or excepted with a reason in
+# MockData/coverage-exceptions.json.
+FAILURE_MODES=(--require stubs --require variants)
 
 cd "$(dirname "$0")"
 swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
@@ -26,7 +31,8 @@ swift build --build-tests --enable-code-coverage
 # (decoders, refusals), and once, in the coverage-instrumented build, libgcc's unwinder crashed inside that capture:
 # the crash reporter then held a CPU for a minute and every timed wait expired. Failures still carry their source
 # location; only backtraces of thrown errors are left out.
-SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0 swift test --skip-build --enable-code-coverage --parallel --xunit-output coverage/xunit.xml
+STUB_COVERAGE_DIR="$PWD/coverage/served" SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0 \
+  swift test --skip-build --enable-code-coverage --parallel --xunit-output coverage/xunit.xml
 
 bin="$(swift build --show-bin-path --enable-code-coverage)"
 profdata="$bin/codecov/default.profdata"
@@ -71,3 +77,15 @@ awk -v vm_min="$VIEW_MODEL_MIN" -v total_min="$TOTAL_MIN" -v engine_min="$ENGINE
     if (failed) { print "coverage.sh: thresholds missed" > "/dev/stderr"; exit 1 }
   }' coverage/files.txt
 echo "coverage.sh: wrote coverage/lcov.info, coverage/html/index.html, coverage/xunit*.xml"
+
+# The coverage of failure modes: which variants and mutants of MockData the passing tests were served.
+results=()
+for file in coverage/xunit.xml coverage/xunit-swift-testing.xml; do [ -f "$file" ] && results+=(--xunit "$file"); done
+for format in html markdown json; do
+  extension=$format; [ "$format" = markdown ] && extension=md
+  "$bin/stub-server" coverage MockData --from coverage/served "${results[@]}" --format "$format" \
+    --output "coverage/failure-modes.$extension" > /dev/null
+done
+"$bin/stub-server" coverage MockData --from coverage/served "${results[@]}" "${FAILURE_MODES[@]}" > coverage/failure-modes.txt
+cat coverage/failure-modes.txt
+echo "coverage.sh: wrote coverage/failure-modes.html, .md, .json and .txt"

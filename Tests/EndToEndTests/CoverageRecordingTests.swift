@@ -62,6 +62,7 @@ struct CoverageRecordingTests {
         for (record, entry) in zip(records, journal) {
             #expect(record.test == "Tests.Suite/aTest()")
             #expect(record.transport == transport)
+            #expect(record.fixtures == mockData.path)
             #expect(record.stub == entry.stub)
             #expect(record.variant == entry.variant)
             #expect(record.mutation == entry.mutation)

@@ -140,6 +140,29 @@ struct ResourceEndToEndTests {
         }
     }
 
+    /// MockData's favorite albums, chosen broken: each variant answers as written (what the app's error handling
+    /// meets), and the collection behind it is untouched.
+    @Test(arguments: Transport.allCases)
+    func mockDatasFavoriteAlbums_chosenBroken_answerAsWritten_andKeepTheirItems(_ transport: Transport) async throws {
+        let host = URL(string: "https://rss.applemarketingtools.com")!
+        try await Stubs.with(transport, realHost: host) { stubs in
+            let path = "/api/v1/me/favorite-albums"
+            #expect(try await Self.call(stubs, "POST", path, #"{"id": "7", "name": "Kept"}"#).status == 201)
+            var answers: [String: (status: Int, body: String)] = [:]
+            for variant in ["bad", "nil", "server-error"] {
+                try await stubs.server.setVariant(variant, forStub: "favorite-albums")
+                let answer = try await Self.call(stubs, "GET", path)
+                answers[variant] = (answer.status, answer.body)
+            }
+            #expect(answers["bad"]?.status == 200 && answers["bad"]?.body == #"{"results": ["#)
+            #expect(answers["nil"]?.status == 200 && answers["nil"]?.body == "")
+            #expect(answers["server-error"]?.status == 503 && answers["server-error"]?.body == #"{"error": "down"}"#)
+            try await stubs.server.setVariant(nil, forStub: "favorite-albums")
+            #expect(
+                try await Self.call(stubs, "GET", path).body == #"{"count":1,"results":[{"id":"7","name":"Kept"}]}"#)
+        }
+    }
+
     @Test func twoServers_neverSeeEachOthersItems() async throws {
         try await Self.withStubs(.socket) { first in
             try await Self.withStubs(.inProcess) { second in

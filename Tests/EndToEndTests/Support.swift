@@ -3,6 +3,7 @@ import Networking
 import StubServer
 import StubServerInProcess
 import StubServerRemote
+import StubServerTesting
 import StubTestSupport
 import Testing
 
@@ -66,13 +67,17 @@ struct Stubs: Sendable {
         // MockData's catalog is loaded once for the run, off the main actor: most tests here are `@MainActor`, and
         // loading it there for each of them held every view model test behind it.
         let catalog = fixtures == mockData ? try await MockData.catalog() : try StubCatalog.load(from: fixtures)
+        // Named in the coverage records as the trait names its test's server.
+        let test = Test.current.map(StubServerTrait.coverageName(of:))
         switch transport {
         case .socket:
             return try await withStubServer(catalog: catalog) { server in
-                try await body(Stubs(server: server, baseURL: server.baseURL) { .ephemeral })
+                server.runtime.recordCoverage(as: test)
+                return try await body(Stubs(server: server, baseURL: server.baseURL) { .ephemeral })
             }
         case .inProcess:
             let stubs = InProcessStubs.start(catalog: catalog)
+            stubs.runtime.recordCoverage(as: test)
             do {
                 let result = try await body(Stubs(server: stubs, baseURL: realHost) { stubs.sessionConfiguration })
                 await stubs.stop()

@@ -21,16 +21,25 @@ struct CoverageReportTests {
 
     static func record(
         _ stub: String?, _ variant: String?, test: String?, mutation: String? = nil, status: Int? = 200,
-        path: String = "/albums"
+        path: String = "/albums", fixtures: String = "/nowhere"
     ) -> CoverageRecord {
         CoverageRecord(
-            test: test, transport: "socket", stub: stub, variant: variant, mutation: mutation, status: status,
+            test: test, transport: "socket", fixtures: fixtures, stub: stub, variant: variant, mutation: mutation,
+            status: status,
             fault: nil, operation: nil, change: nil, method: "GET", path: path)
     }
 
     /// `albums` good and bad served by a passing test, nil only by a failing one; `search` never requested; one
     /// unmatched request; two mutants of albums.
-    static let records = [
+    static func records(of catalog: StubCatalog) -> [CoverageRecord] {
+        recordsOfNoFolder.map { record in
+            var record = record
+            record.fixtures = catalog.root?.path
+            return record
+        }
+    }
+
+    static let recordsOfNoFolder = [
         record("albums", "good", test: "Tests.A/passes()"), record("albums", "bad", test: "Tests.A/passes()"),
         record("albums", "nil", test: "Tests.A/fails()"), record("albums", "good", test: nil),
         record("albums", "good", test: "Tests.A/passes()", mutation: "results:null", status: 200),
@@ -43,7 +52,7 @@ struct CoverageReportTests {
         let (catalog, fixtures) = try Self.catalog()
         defer { fixtures.remove() }
         let report = CoverageReport(
-            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+            catalog: catalog, input: CoverageInput(records: Self.records(of: catalog), results: Self.results))
         let albums = try #require(report.stubs.first { $0.name == "albums" })
         #expect(albums.requests == 6)
         let byName = Dictionary(uniqueKeysWithValues: albums.variants.map { ($0.name, $0) })
@@ -60,18 +69,27 @@ struct CoverageReportTests {
         #expect(report.totals.stubsRequested == 1)
 
         // Without the results, the failing test's answer counts.
-        let trusting = CoverageReport(catalog: catalog, input: CoverageInput(records: Self.records))
+        let trusting = CoverageReport(catalog: catalog, input: CoverageInput(records: Self.records(of: catalog)))
         #expect(trusting.stubs[0].variants.first { $0.name == "nil" }?.served == true)
+    }
+
+    /// A run's other servers serve other folders: their records are not this folder's.
+    @Test func recordsOfAnotherFolder_areLeftOut() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let report = CoverageReport(catalog: catalog, input: CoverageInput(records: Self.recordsOfNoFolder))
+        #expect(report.totals.stubsRequested == 0)
+        #expect(report.unmatched.isEmpty)
     }
 
     @Test func theGap_isNamedInEveryFormat() throws {
         let (catalog, fixtures) = try Self.catalog()
         defer { fixtures.remove() }
         let report = CoverageReport(
-            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+            catalog: catalog, input: CoverageInput(records: Self.records(of: catalog), results: Self.results))
         #expect(report.text.contains("albums: 6 requests; +good +bad -nil -slow; 2 mutants (200: 1, 503: 1)"))
         #expect(report.text.contains("unmatched: GET /nowhere (1)"))
-        #expect(report.summary == "stubs requested 1/2 (50.0%), variants served 2/7 (28.6%)")
+        #expect(report.summary == "stubs requested 1/2 (50.0%), variants covered 2/7 (28.6%: 2 served, 0 excepted)")
         let json = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         #expect(json?["version"] as? Int == 1)
         let stubs = json?["stubs"] as? [[String: Any]]
@@ -103,7 +121,7 @@ struct CoverageReportTests {
         let (catalog, fixtures) = try Self.catalog()
         defer { fixtures.remove() }
         let report = CoverageReport(
-            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results))
+            catalog: catalog, input: CoverageInput(records: Self.records(of: catalog), results: Self.results))
         #expect(try CoverageGate(rules).failures(of: report) == failures)
     }
 
@@ -116,7 +134,8 @@ struct CoverageReportTests {
                     + #"{"stub": "albums", "variant": "nil", "reason": "an empty feed cannot happen"}]}"#).utf8),
             file: "coverage-exceptions.json")
         let report = CoverageReport(
-            catalog: catalog, input: CoverageInput(records: Self.records, results: Self.results, exceptions: exceptions)
+            catalog: catalog,
+            input: CoverageInput(records: Self.records(of: catalog), results: Self.results, exceptions: exceptions)
         )
         #expect(try CoverageGate(["variants=bad,nil", "stubs"]).failures(of: report) == [])
         #expect(report.text.contains("+good +bad ~nil -slow"))
@@ -166,11 +185,11 @@ struct CoverageReportTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let encoder = JSONEncoder()
-        let line = String(decoding: try encoder.encode(Self.records[0]), as: UTF8.self)
+        let line = String(decoding: try encoder.encode(Self.recordsOfNoFolder[0]), as: UTF8.self)
         let other = line.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
         try Data((line + "\n" + other + "\n" + line.prefix(20)).utf8).write(
             to: folder.appendingPathComponent("served-1-1-1.jsonl"))
         try Data((line + "\n").utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        #expect(try CoverageInput.records(in: folder) == [Self.records[0]])
+        #expect(try CoverageInput.records(in: folder) == [Self.recordsOfNoFolder[0]])
     }
 }

@@ -157,6 +157,31 @@ struct WebSocketEndToEndTests {
         }
     }
 
+    /// MockData's broken live-updates variants, as a client meets them: `bad` sends half a JSON message and then
+    /// nothing, `nil` opens and sends nothing, `server-error` closes at once with 1011 and its reason.
+    @Test func theBrokenVariants_sendWhatTheirScriptsSay() async throws {
+        try await withMockData { server in
+            let bad = try await Self.open(server.port, variant: "bad")
+            #expect(try await bad.readText() == #"{"type": "hel"#)
+            let empty = try await Self.open(server.port, variant: "nil")
+            try await empty.send(text: #"{"type":"ping"}"#)
+            try await waitUntil("the ping is journaled") {
+                server.journal(JournalQuery(stub: "live-updates", variant: "nil")).last?.webSocketMessages?.count == 1
+            }
+            let failing = try await Self.open(server.port, variant: "server-error")
+            let close = try await failing.readFrame()
+            #expect(close.opcode == 8 && close.closeCode == 1011 && close.closeReason == "internal error")
+            #expect(
+                server.journal(JournalQuery(stub: "live-updates")).compactMap(\.variant) == [
+                    "bad", "nil", "server-error",
+                ])
+            #expect(
+                server.journal(JournalQuery(stub: "live-updates", variant: "nil")).last?.webSocketMessages
+                    == [JournalEntry.WebSocketRecord(.received, text: #"{"type":"ping"}"#)],
+                "nothing sent: only the client's ping")
+        }
+    }
+
     @Test func aScriptedDrop_endsTheConnectionWithoutACloseFrame() async throws {
         try await withMockData { server in
             let port = server.port

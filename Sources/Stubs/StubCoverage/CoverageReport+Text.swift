@@ -26,7 +26,8 @@ extension CoverageReport {
         let t = totals
         var parts = [
             "stubs requested \(t.stubsRequested)/\(t.stubs) (\(Totals.percent(t.stubsRequested, of: t.stubs))%)",
-            "variants served \(t.variantsCovered)/\(t.variants) (\(Totals.percent(t.variantsCovered, of: t.variants))%)",
+            "variants covered \(t.variantsCovered)/\(t.variants) (\(Totals.percent(t.variantsCovered, of: t.variants))%: "
+                + "\(t.variantsServed) served, \(t.variantsCovered - t.variantsServed) excepted)",
         ]
         if t.statuses > 0 {
             parts.append(

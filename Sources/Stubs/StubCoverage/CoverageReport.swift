@@ -1,5 +1,11 @@
 package import StubCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Which answers of an API a test run served, and to which tests: per stub, each declared variant served or not;
 /// the mutants served and what they answered; per OpenAPI operation, each declared status exercised or not; the
 /// requests no stub matched. `stub-server coverage` prints it (text, JSON, Markdown, HTML, JUnit) and gates on it.
@@ -62,6 +68,8 @@ package struct CoverageReport: Encodable, Sendable {
         package var stubs: Int
         package var stubsRequested: Int
         package var variants: Int
+        /// Served to a passing test (or outside any test).
+        package var variantsServed: Int
         /// Served, or excepted.
         package var variantsCovered: Int
         package var statuses: Int
@@ -73,13 +81,23 @@ package struct CoverageReport: Encodable, Sendable {
         }
     }
 
-    /// The report of `input` against `catalog`, and of `operations` (each `operationId` or `METHOD /path` with its
+    /// The report of `input`'s records of `catalog`'s folder against `catalog`, and of `operations` (each `operationId` or `METHOD /path` with its
     /// declared statuses) when an OpenAPI document was given.
     package init(catalog: StubCatalog, input: CoverageInput, operations declared: [(String, [String])] = []) {
         let noTest = "(no test)"
         var byStub: [String: [CoverageRecord]] = [:]
         var unmatched: [String: UnmatchedRequest] = [:]
-        for record in input.records {
+        // Only this folder's records: a run's other servers serve folders of their own.
+        var canonical: [String: String] = [:]
+        let root = catalog.root.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }
+        let records = input.records.filter { record in
+            guard let fixtures = record.fixtures else { return false }
+            if canonical[fixtures] == nil {
+                canonical[fixtures] = URL(fileURLWithPath: fixtures).resolvingSymlinksInPath().standardizedFileURL.path
+            }
+            return canonical[fixtures] == root
+        }
+        for record in records {
             if let stub = record.stub {
                 byStub[stub, default: []].append(record)
             } else {
@@ -115,7 +133,7 @@ package struct CoverageReport: Encodable, Sendable {
                 exception: excepted)
         }
         operations = declared.map { operation, statuses in
-            let sent = Set(input.records.filter { $0.operation == operation }.compactMap(\.status))
+            let sent = Set(records.filter { $0.operation == operation }.compactMap(\.status))
             let explicit = Set(statuses.compactMap(Int.init))
             return OperationCoverage(
                 operation: operation,
@@ -138,6 +156,7 @@ package struct CoverageReport: Encodable, Sendable {
         let statusCells = operations.flatMap(\.statuses)
         totals = Totals(
             stubs: stubs.count, stubsRequested: stubs.filter { $0.requests > 0 }.count, variants: cells.count,
+            variantsServed: cells.filter(\.served).count,
             variantsCovered: cells.filter { $0.served || $0.exception != nil }.count, statuses: statusCells.count,
             statusesExercised: statusCells.filter(\.exercised).count)
     }

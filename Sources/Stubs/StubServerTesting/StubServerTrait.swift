@@ -91,7 +91,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
 
     /// `test` as coverage records name it: `Module.Suite/name()`, what `swift test --xunit-output` writes as a
     /// test case's `classname` and `name`.
-    static func coverageName(of test: Test) -> String {
+    package static func coverageName(of test: Test) -> String {
         let names = test.id.nameComponents
         let suite = ([test.id.moduleName] + names.dropLast()).joined(separator: ".")
         return "\(suite)/\(names.last ?? test.name)"

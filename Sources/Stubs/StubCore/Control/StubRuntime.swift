@@ -101,7 +101,7 @@ extension StubRuntime {
         _ request: Request, host: String? = nil, forwarding: Forwarding = .none,
         baseURL: @autoclosure () -> String
     ) -> StubExchange {
-        let (decision, generation, mutation, operation) = state.withLock { state in
+        let (decision, generation, mutation, (operation, fixtures)) = state.withLock { state in
             let decision = state.decide(request, host: host, forwarding: forwarding)
             var mutation: String?
             if let stub = decision.answeringStub {
@@ -111,7 +111,10 @@ extension StubRuntime {
             let operation =
                 coverage == nil
                 ? nil : decision.stubName.flatMap { state.catalog.stub(named: $0)?.contract }.map { "\($0.operation)" }
-            return (decision, state.catalogGeneration, mutation, operation)
+            return (
+                decision, state.catalogGeneration, mutation,
+                (operation, coverage == nil ? nil : state.catalog.root?.path)
+            )
         }
         var answer = decision.answer(to: request, baseURL: baseURL())
         if let mutation, let unmutated = answer {
@@ -119,7 +122,9 @@ extension StubRuntime {
         }
         let exchange = StubExchange(
             decision: decision, answer: answer, catalogGeneration: generation, mutation: mutation, runtime: self)
-        if let coverage, answer != nil { coverage.append(record(of: exchange, request, operation: operation)) }
+        if let coverage, answer != nil {
+            coverage.append(record(of: exchange, request, operation: operation, fixtures: fixtures))
+        }
         return exchange
     }
 
@@ -129,10 +134,12 @@ extension StubRuntime {
     }
 
     /// The coverage record of `exchange`.
-    private func record(of exchange: StubExchange, _ request: Request, operation: String?) -> CoverageRecord {
+    private func record(
+        of exchange: StubExchange, _ request: Request, operation: String?, fixtures: String?
+    ) -> CoverageRecord {
         let decision = exchange.decision
         return CoverageRecord(
-            test: coverageTest.withLock { $0 }, transport: transport, stub: decision.stubName,
+            test: coverageTest.withLock { $0 }, transport: transport, fixtures: fixtures, stub: decision.stubName,
             variant: decision.variantName, mutation: exchange.mutation, status: exchange.status,
             fault: exchange.fault?.rawValue, operation: operation, change: decision.resource?.change.rawValue,
             method: request.method, path: request.path)

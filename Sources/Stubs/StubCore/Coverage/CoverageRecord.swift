@@ -9,6 +9,9 @@ package struct CoverageRecord: Codable, Equatable, Sendable {
     package var test: String?
     /// `socket` or `in process`.
     package var transport: String
+    /// The fixtures folder served, as the server was given it; nil for a catalog made in code. A report reads
+    /// only its own folder's records.
+    package var fixtures: String?
     /// The stub that answered; nil for a request no stub matched.
     package var stub: String?
     package var variant: String?
@@ -25,11 +28,13 @@ package struct CoverageRecord: Codable, Equatable, Sendable {
     package var path: String
 
     package init(
-        test: String?, transport: String, stub: String?, variant: String?, mutation: String?, status: Int?,
+        test: String?, transport: String, fixtures: String? = nil, stub: String?, variant: String?, mutation: String?,
+        status: Int?,
         fault: String?, operation: String?, change: String?, method: String, path: String
     ) {
         self.test = test
         self.transport = transport
+        self.fixtures = fixtures
         self.stub = stub
         self.variant = variant
         self.mutation = mutation
