@@ -154,7 +154,8 @@ let package = Package(
         .executableTarget(
             name: "CatalogBenchmarks",
             dependencies: [
-                "AlbumsFeature", "Locking", "MoviesFeature", "Networking", "StubCore", "StubMutations", "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath", "YAMLParsing",
+                "AlbumsFeature", "Locking", "MoviesFeature", "Networking", "StubCore", "StubCoverage", "StubMutations",
+                "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath", "YAMLParsing",
             ],
             swiftSettings: settings),
         // What both sides' test support share (no product): bounded waits (`waitUntil`, `Gate`), `RefusingPort`.

@@ -18,7 +18,8 @@
 # (Sources/Stubs/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
 # (Sources/Stubs/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
 # (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict) and resource
-# (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict). Seeds live
+# (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict) and coverage
+# (Sources/Stubs/StubCoverage: records, xUnit results, exceptions and rules into every report format; Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -28,7 +29,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations resource)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations resource coverage)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 250))}"
 out=.build/fuzz
@@ -63,8 +64,8 @@ library() {
   mkdir -p "$out/modules"
   # shellcheck disable=SC2046
   local extra=()
-  # SwiftPM embeds the control page in StubServer; built here, it has none (Fuzz/Support/PackageResources.swift).
-  if [ "$module" = StubServer ]; then extra=(Fuzz/Support/PackageResources.swift); fi
+  # SwiftPM embeds the control page in StubAdmin; built here, it has none (Fuzz/Support/PackageResources.swift).
+  if [ "$module" = StubAdmin ]; then extra=(Fuzz/Support/PackageResources.swift); fi
   compile -module-name "$module" -I "$out/modules" -L "$out" "$@" -emit-module \
     -emit-module-path "$out/modules/$module.swiftmodule" -emit-library -static $(sources Sources/*/"$module") \
     "${extra[@]}" -o "$out/lib$module.a"
@@ -129,14 +130,25 @@ build() {
         -lHTTPMessages -lLocking -lStubMutations \
         $(sources Sources/Stubs/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
+    coverage)
+      # The core, contracts and XMLPath as libraries; the report's module with the harness, in one module.
+      stub_core
+      library YAMLParsing -lJSONModel -lHTTPMessages
+      library StubContracts -lStubCore -lYAMLParsing -lJSONModel -lHTTPMessages -lLocking -lStubMutations
+      library XMLPath
+      compile -module-name StubCoverage -I "$out/modules" -L "$out" -lStubContracts -lStubCore -lYAMLParsing \
+        -lJSONModel -lHTTPMessages -lLocking -lStubMutations -lXMLPath \
+        $(sources Sources/Stubs/StubCoverage Fuzz/Coverage) -o "$out/$target"
+      ;;
     har-importer)
       # Every module the recorder imports as a static library; the harness inside StubServerRecording.
       stub_core
       library HTTPEngine -lHTTPMessages -lLocking
-      library StubServer -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
+      library StubAdmin -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
+      library StubServer -lStubAdmin -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library XMLPath
-      compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubCore -lHTTPEngine \
-        -lHTTPMessages -lJSONModel -lXMLPath -lLocking -lStubMutations $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
+      compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubAdmin -lStubCore \
+        -lHTTPEngine -lHTTPMessages -lJSONModel -lXMLPath -lLocking -lStubMutations $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
@@ -167,7 +179,7 @@ dictionary() {
     yaml-reader) echo Fuzz/yaml.dict ;;
     openapi) echo Fuzz/openapi.dict ;;
     event-stream) echo Fuzz/event-stream.dict ;;
-    mutations | resource) echo Fuzz/stub.dict ;;
+    mutations | resource | coverage) echo Fuzz/stub.dict ;;
   esac
 }
 

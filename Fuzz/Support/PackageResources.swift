@@ -1,4 +1,4 @@
-// Fuzz/run.sh compiles StubServer with swiftc, outside SwiftPM, which is what embeds the control page's files
+// Fuzz/run.sh compiles StubAdmin with swiftc, outside SwiftPM, which is what embeds the control page's files
 // (`resources: [.embedInCode(...)]` in Package.swift): the fuzz targets serve no page, so its parts are empty.
 // The names are SwiftPM's, spelled after the files.
 // swift-format-ignore-file

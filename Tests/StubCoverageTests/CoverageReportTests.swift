@@ -82,6 +82,19 @@ struct CoverageReportTests {
         #expect(report.unmatched.isEmpty)
     }
 
+    /// Ignored tests' answers are left out, as if never served.
+    @Test func ignoredTests_areLeftOut() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let input = CoverageInput(
+            records: Self.records(of: catalog), results: Self.results, ignoredTests: ["Tests.A/pass"])
+        let report = CoverageReport(catalog: catalog, input: input)
+        let albums = try #require(report.stubs.first { $0.name == "albums" })
+        #expect(albums.requests == 2)
+        #expect(albums.variants.filter(\.served).map(\.name) == ["good"])
+        #expect(albums.variants.first?.tests == ["(no test)"])
+    }
+
     @Test func theGap_isNamedInEveryFormat() throws {
         let (catalog, fixtures) = try Self.catalog()
         defer { fixtures.remove() }

@@ -9,17 +9,30 @@ package struct CoverageInput: Sendable {
     /// results were given (every test then counts as passing).
     package var results: [String: Bool]
     package var exceptions: [CoverageException]
+    /// Tests whose answers do not count, by the start of their names (`Module.Suite/`): tests of the stub server
+    /// itself that serve every variant by construction, for instance.
+    package var ignoredTests: [String]
 
-    package init(records: [CoverageRecord], results: [String: Bool] = [:], exceptions: [CoverageException] = []) {
+    package init(
+        records: [CoverageRecord], results: [String: Bool] = [:], exceptions: [CoverageException] = [],
+        ignoredTests: [String] = []
+    ) {
         self.records = records
         self.results = results
         self.exceptions = exceptions
+        self.ignoredTests = ignoredTests
     }
 
-    /// Whether answers served to `test` count: outside a test, or to a test that did not fail.
+    /// Whether answers served to `test` count: outside a test, or to a test that did not fail and is not ignored.
     func counts(_ test: String?) -> Bool {
         guard let test else { return true }
         return results[test] ?? true
+    }
+
+    /// Whether `test`'s answers are left out of the report altogether.
+    func ignores(_ test: String?) -> Bool {
+        guard let test else { return false }
+        return ignoredTests.contains { test.hasPrefix($0) }
     }
 
     /// The records of every `served-*.jsonl` file in `folder`, in file order; lines of another version, or that
@@ -32,19 +45,25 @@ package struct CoverageInput: Sendable {
         } catch {
             throw CoverageInputError("cannot read the coverage folder \(folder.path): \(error.localizedDescription)")
         }
-        let decoder = JSONDecoder()
         var records: [CoverageRecord] = []
         for name in names.sorted() where name.hasPrefix("served-") && name.hasSuffix(".jsonl") {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
                 continue
             }
-            for line in data.split(separator: UInt8(ascii: "\n")) {
-                guard let record = try? decoder.decode(CoverageRecord.self, from: Data(line)), record.version == 1
-                else { continue }
-                records.append(record)
-            }
+            records += Self.records(from: data)
         }
         return records
+    }
+
+    /// The records of one file's lines, skipping what is not a record of version 1.
+    package static func records(from data: Data) -> [CoverageRecord] {
+        let decoder = JSONDecoder()
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let record = try? decoder.decode(CoverageRecord.self, from: Data(line)), record.version == 1 else {
+                return nil
+            }
+            return record
+        }
     }
 
     /// The tests of an xUnit file (`swift test --xunit-output`): each `testcase` as `classname/name`, passed

@@ -14,7 +14,8 @@ extension CoverageReport {
                 let kind = variant.served ? "served" : variant.exception != nil ? "excepted" : "missing"
                 var body =
                     variant.served
-                    ? "\(variant.tests.count) tests" : variant.exception != nil ? "excepted" : "not served"
+                    ? "\(variant.tests.count) test\(variant.tests.count == 1 ? "" : "s")"
+                    : variant.exception != nil ? "excepted" : "not served"
                 let listed = variant.tests + variant.failingTests.map { "\($0) (failed)" }
                 if !listed.isEmpty { body += "<ul>" + listed.map { "<li>\(escape($0))</li>" }.joined() + "</ul>" }
                 if let reason = variant.exception { body += "<p>\(escape(reason))</p>" }

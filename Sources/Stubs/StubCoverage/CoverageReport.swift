@@ -91,7 +91,7 @@ package struct CoverageReport: Encodable, Sendable {
         var canonical: [String: String] = [:]
         let root = catalog.root.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }
         let records = input.records.filter { record in
-            guard let fixtures = record.fixtures else { return false }
+            guard let fixtures = record.fixtures, !input.ignores(record.test) else { return false }
             if canonical[fixtures] == nil {
                 canonical[fixtures] = URL(fileURLWithPath: fixtures).resolvingSymlinksInPath().standardizedFileURL.path
             }

@@ -16,6 +16,7 @@ struct CoverageCommand: Command, Equatable {
     var output: String?
     var require: [String] = []
     var exceptions: String?
+    var ignoredTests: [String] = []
 
     enum Format: String, CaseIterable {
         case text, json, markdown, html, junit
@@ -23,7 +24,7 @@ struct CoverageCommand: Command, Equatable {
 
     static let usage = """
         Usage: stub-server coverage FIXTURES --from DIR [--xunit FILE]... [--openapi SPEC] [--format FORMAT]
-                                    [--output FILE] [--require RULE]... [--exceptions FILE]
+                                    [--output FILE] [--require RULE]... [--exceptions FILE] [--ignore-tests NAME]...
 
         Reports which answers of FIXTURES a test run served: per stub, each declared variant served or not and by
         which tests; the mutants served and what they answered; with --openapi, each declared response status of
@@ -43,6 +44,8 @@ struct CoverageCommand: Command, Equatable {
           --exceptions FILE Entries the gate does not hold against the run, each with its reason (default:
                             FIXTURES/coverage-exceptions.json when there): {"exceptions": [{"stub": "search",
                             "variant": "slow", "reason": "..."}]}
+          --ignore-tests NAME  Leave out what tests whose names start with NAME were served (Module.Suite/ or
+                            Module.): tests of the server itself that serve every variant by construction (repeatable)
           -h, --help        Show this help
         """
 
@@ -59,6 +62,7 @@ struct CoverageCommand: Command, Equatable {
             case .option("--output"): command.output = try reader.value()
             case .option("--require"): command.require.append(try reader.value())
             case .option("--exceptions"): command.exceptions = try reader.value()
+            case .option("--ignore-tests"): command.ignoredTests.append(try reader.value())
             case .operand(let folder) where command.fixtures.isEmpty: command.fixtures = folder
             case .option, .operand: throw reader.unknown()
             }
@@ -125,7 +129,7 @@ struct CoverageCommand: Command, Equatable {
         }
         return CoverageInput(
             records: try CoverageInput.records(in: URL(fileURLWithPath: from)), results: results,
-            exceptions: exceptions)
+            exceptions: exceptions, ignoredTests: ignoredTests)
     }
 
     /// Each operation of `--openapi` with its declared statuses.

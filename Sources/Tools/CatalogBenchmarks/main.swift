@@ -3,6 +3,9 @@ import Foundation
 /// `swift run -c release CatalogBenchmarks [NAME ...]`: runs the named benchmarks (all by default) and prints
 /// the median and spread of their timings.
 let available: [String: () async throws -> BenchmarkResult] = [
+    "coverage-record-200": CoverageBenchmark.recorded,
+    "coverage-unrecorded-200": CoverageBenchmark.unrecorded,
+    "coverage-report-100k": CoverageBenchmark.report,
     "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand,
     "mutations-albums-feed": MutationBenchmark.generate,
     "sweep-albums-in-process": MutationBenchmark.sweepAlbums,
