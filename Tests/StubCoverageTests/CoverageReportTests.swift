@@ -205,4 +205,33 @@ struct CoverageReportTests {
         try Data((line + "\n").utf8).write(to: folder.appendingPathComponent("notes.txt"))
         #expect(try CoverageInput.records(in: folder) == [Self.recordsOfNoFolder[0]])
     }
+
+    /// Each declared status of an operation: exact, a class (`4XX`: a 4xx not declared on its own), `default` (any
+    /// status not declared otherwise).
+    @Test func operationStatuses_areExercisedByTheStatusesSent() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        var records = Self.records(of: catalog)
+        for (index, status) in [200, 404, 418].enumerated() {
+            var record = records[index]
+            record.operation = "getAlbums"
+            record.status = status
+            records[index] = record
+        }
+        let operations = [("getAlbums", ["200", "404", "4XX", "5XX", "default"]), ("GET /search", ["200"])]
+        let report = CoverageReport(catalog: catalog, input: CoverageInput(records: records), operations: operations)
+        let albums = try #require(report.operations.first)
+        #expect(albums.statuses.map(\.exercised) == [true, true, true, false, true])
+        #expect(report.operations.last?.statuses.map(\.exercised) == [false])
+        #expect(report.totals.statuses == 6 && report.totals.statusesExercised == 4)
+        #expect(report.text.contains("getAlbums: +200 +404 +4XX -5XX +default"))
+        #expect(report.markdown.contains("| getAlbums | ✅ 200 ✅ 404 ✅ 4XX ❌ 5XX ✅ default |"))
+        #expect(report.html.contains("<tr><th>GET /search</th><td class=\"missing\">200</td></tr>"))
+        #expect(
+            try CoverageGate(["statuses", "statuses>=80"]).failures(of: report) == [
+                "getAlbums: status 5XX was never answered", "GET /search: status 200 was never answered",
+                "statuses exercised: 66.7% (4 of 6), below 80.0%",
+            ])
+        #expect(try CoverageGate(["statuses>=60"]).failures(of: report) == [])
+    }
 }

@@ -61,6 +61,17 @@
             #expect(json.stdout.hasPrefix("stubs requested 1/"), "\(json.stdout)")
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
             #expect(object?["version"] as? Int == 1)
+
+            let formats: [(String, String)] = [
+                ("markdown", "| chatCompletion | ❌ 200"), ("html", "<!doctype html>"),
+                ("junit", #"<testcase classname="top-albums" name="good"/>"#),
+            ]
+            for (format, expected) in formats {
+                let result = try await CLIRunner.run(
+                    ["coverage", "MockData", "--from", folder.path, "--openapi", "MockData/openapi.yaml", "--format", format])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout.contains(expected), "\(format): \(result.stdout.prefix(600))")
+            }
         }
 
         @Test(arguments: [
