@@ -68,7 +68,10 @@
             ]
             for (format, expected) in formats {
                 let result = try await CLIRunner.run(
-                    ["coverage", "MockData", "--from", folder.path, "--openapi", "MockData/openapi.yaml", "--format", format])
+                    [
+                        "coverage", "MockData", "--from", folder.path, "--openapi", "MockData/openapi.yaml", "--format",
+                        format,
+                    ])
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stdout.contains(expected), "\(format): \(result.stdout.prefix(600))")
             }
