@@ -295,7 +295,7 @@ let package = Package(
             dependencies: [
                 "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "SharedTestSupport", "StubbedApp",
                 "StubCore", "StubServer", "StubServerCLI", "StubServerInProcess", "StubServerRecordCLI",
-                "StubServerRemote", "StubServerTesting",
+                "StubHarness", "StubServerRemote", "StubServerTesting",
                 "StubTestSupport",
             ],
             swiftSettings: settings

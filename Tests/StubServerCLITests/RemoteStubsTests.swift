@@ -4,6 +4,7 @@
     import Locking
     import SharedTestSupport
     import StubCore
+    import StubHarness
     import StubServer
     import StubServerRemote
     import StubServerTesting
@@ -206,8 +207,10 @@
             let process: ChildProcess
             let remote: RemoteStubs
 
-            init(fixtures: URL, variants: [String: String] = [:]) async throws {
-                var environment = ProcessInfo.processInfo.environment
+            init(fixtures: URL, variants: [String: String] = [:], environment extra: [String: String] = [:])
+                async throws
+            {
+                var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
                 environment.merge(
                     InProcessStubs.launchEnvironment(fixtures: fixtures.path, variants: variants, controlPort: 0)
                 ) { $1 }
@@ -295,6 +298,33 @@
             #expect(try await remote.reload().stubs == 1)
             #expect(try await app.fetch("https://api.example.com/items/6") == "200 uno", "reloaded")
             #expect(await app.end() == .exited(0))
+        }
+
+        /// The app records its answers for the coverage report in the folder of its environment, each named after
+        /// the test that drives it from here: as many as its journal holds, no more, no fewer.
+        @Test func anAppsOwnStubs_recordTheirAnswers_forTheTestThatDrivesThem() async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubsJSON])
+            defer { fixtures.remove() }
+            let folder = fixtures.url("served")
+            let app = try await App(fixtures: fixtures.root, environment: ["STUB_COVERAGE_DIR": folder.path])
+            let driven = try await StubTransport.remote(app.remote.url).start(
+                TestStubSettings(
+                    fixtures: nil, variants: ["item": "bad"], serverVariant: nil, contracts: false,
+                    test: "Tests.App/drivenFromHere()"))
+            #expect(try await app.fetch("https://api.example.com/items/1") == "200 {")
+            #expect(try await app.fetch("https://api.example.com/itemz/2").hasPrefix("404 "))
+            let journal = try await driven.journal(JournalQuery())
+            await driven.stop()
+            #expect(await app.end() == .exited(0))
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            let records = try files.flatMap { file in
+                try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
+            }.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(records.count == journal.count)
+            #expect(
+                records.map { $0?["test"] as? String } == ["Tests.App/drivenFromHere()", "Tests.App/drivenFromHere()"])
+            #expect(records.map { $0?["variant"] as? String } == ["bad", nil])
+            #expect(records.map { $0?["transport"] as? String } == ["in process", "in process"])
         }
 
         @Test func aLaunchEnvironmentTheAppCannotRead_isSaidSo() async throws {

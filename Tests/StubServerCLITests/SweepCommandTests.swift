@@ -28,6 +28,32 @@
             return (byID, object?["counts"] as? [String: Int] ?? [:])
         }
 
+        /// With `STUB_COVERAGE_DIR`, the sweep records every answer it served: the baseline's and one per mutant, as
+        /// many as its report lists, each mutant by its ID.
+        @Test func theSweep_recordsEveryAnswerItServed() async throws {
+            let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
+            defer { fixtures.remove() }
+            let folder = fixtures.url("served")
+            let report = fixtures.url("report.json")
+            // The client fetches its answer; a hanging mutant is cut by the sweep's timeout window.
+            let client = #"curl -s -o /dev/null --max-time 60 "$STUB_SERVER_URL/item"; exit 0"#
+            let result = try await CLIRunner.run(
+                [
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--timeout", "3", "--report",
+                    report.path, "--", "sh", "-c", client,
+                ], environment: ["STUB_COVERAGE_DIR": folder.path], limit: 60)
+            #expect(result.status == 1 || result.status == 0, "\(result.stderr)")
+            let (byID, _) = try Self.outcomes(in: report)
+            let lines = try FileManager.default.contentsOfDirectory(atPath: folder.path).flatMap { file in
+                try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
+            }
+            let records = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let mutations = records.compactMap { $0?["mutation"] as? String }
+            #expect(records.count == byID.count + 1, "the baseline and each mutant")
+            #expect(Set(mutations) == Set(byID.keys))
+            #expect(records.allSatisfy { $0?["stub"] as? String == "item" })
+        }
+
         @Test func aClientThatFailsCrashesAndHangs_onChosenMutants_isReportedSo() async throws {
             let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
             defer { fixtures.remove() }

@@ -224,6 +224,18 @@ package struct AdminAPI: Sendable {
                 }
             }
         },
+        // The test the answers are for, in the coverage records (a test driving these stubs from another process).
+        AdminRoute(methods: ["PUT", "POST"], path: "/__stub/coverage/test") { api, request, _ in
+            api.respond { () throws(StubServerError) in
+                let test = try api.namedValue("test", in: request)
+                api.host.runtime.recordCoverage(as: test)
+                return .json(.ok, ["test": test])
+            }
+        },
+        AdminRoute(methods: ["DELETE"], path: "/__stub/coverage/test") { api, _, _ in
+            api.host.runtime.recordCoverage(as: nil)
+            return .json(.ok, [String: String]())
+        },
         AdminRoute(methods: ["POST"], path: "/__stub/reset") { api, _, _ in
             api.host.reset()
             return .json(.ok, api.stubList())

@@ -96,7 +96,11 @@ extension StubTransport where Stubs == RemoteStubs {
             }
             let remote = RemoteStubs(url: url)
             do {
-                if settings.reset { try await remote.reset() }
+                // Not reset: not called at all (an app's control port may not listen yet).
+                if settings.reset {
+                    try await remote.reset()
+                    try await remote.recordCoverage(as: settings.test)
+                }
             } catch {
                 await remote.stop()
                 throw error

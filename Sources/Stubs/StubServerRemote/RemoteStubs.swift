@@ -121,6 +121,16 @@ public final class RemoteStubs: StubControl {
         try await send("POST", "/__stub/reset")
     }
 
+    /// Names the test the other process's answers are for in its coverage records (nil: none), as a trait names
+    /// its own server's.
+    package func recordCoverage(as test: String?) async throws(StubServerError) {
+        if let test {
+            try await send("PUT", "/__stub/coverage/test", body: ["test": test])
+        } else {
+            try await send("DELETE", "/__stub/coverage/test")
+        }
+    }
+
     /// Asks the other process to load its fixtures folder again; on failure it keeps serving the previous catalog.
     /// - Throws: `CatalogError` with the other side's problems (file and key path), or `StubServerError`.
     @discardableResult
