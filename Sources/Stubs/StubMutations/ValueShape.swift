@@ -43,16 +43,22 @@ struct ValueShape {
     }
 
     /// `parent.key` for a key of letters, digits, `_` and `-`; `parent["odd key"]` (quoted as JSON) for any
-    /// other, so that no two paths share a name.
+    /// other, so that no two paths share a name. A top-level key that names a whole-answer change (`body`,
+    /// `status`, `fault`, `delay`, `content-type`) is quoted too: `body:empty` is the empty answer, `["body"]:empty`
+    /// the document's `body` emptied.
     static func name(_ parent: String, key: String) -> String {
         let plain =
             !key.isEmpty
+            && !(parent == "$" && wholeChangeNames.contains(key))
             && key.unicodeScalars.allSatisfy {
                 $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
             }
         if plain { return parent == "$" ? key : "\(parent).\(key)" }
         return "\(parent == "$" ? "" : parent)[\(JSONNode.string(key).shown)]"
     }
+
+    /// What whole-answer mutant IDs start with, before their colon.
+    static let wholeChangeNames = Set(WholeChange.all.map { String($0.id.prefix { $0 != ":" }) })
 
     private mutating func note(_ node: JSONNode) {
         kinds.insert(node.kind)
