@@ -1,3 +1,5 @@
+import StubCore
+
 extension CoverageReport {
     /// A page of its own: the totals, a grid of stubs by variant whose cells list their tests, the operations'
     /// statuses and the unmatched requests.
@@ -84,17 +86,6 @@ extension CoverageReport {
     }
 
     private func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        text.markupEscaped
     }
 }

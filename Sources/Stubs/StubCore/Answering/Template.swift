@@ -120,19 +120,7 @@ package struct Template {
             return String(
                 String.UnicodeScalarView(value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
         case .markup:
-            guard value.contains(where: { "&<>\"'".contains($0) }) else { return value }
-            var escaped = ""
-            for character in value {
-                switch character {
-                case "&": escaped += "&amp;"
-                case "<": escaped += "&lt;"
-                case ">": escaped += "&gt;"
-                case "\"": escaped += "&quot;"
-                case "'": escaped += "&#39;"
-                default: escaped.append(character)
-                }
-            }
-            return escaped
+            return value.markupEscaped
         }
     }
 
