@@ -284,6 +284,18 @@
                         }
                         #expect(try await browser.text("#requests li .request-line") == "GET \(albums)")
 
+                        // What each variant served since the server started; one never served is marked.
+                        let served = #"#stubs tr[data-stub="top-albums"] .served"#
+                        try await waitUntil("the served variants to be shown", every: .milliseconds(20)) {
+                            try await browser.text(served).contains("nil ×1")
+                        }
+                        #expect(try await browser.text(served + #" [data-variant="bad"]"#) == "bad ×1")
+                        #expect(try await browser.findAll(served + #" .unserved[data-variant="good"]"#).count == 1)
+                        let summary = try await browser.text("#served-summary")
+                        #expect(
+                            summary.hasPrefix("2 of ") && summary.hasSuffix(" variants served since the server started")
+                        )
+
                         // An unmatched request shows its near-miss table.
                         _ = try await Self.session().data(
                             from: URL(
@@ -317,6 +329,7 @@
                                 "<b onmouseover=window.pwned=3>bold</b>"))
 
                         if let path = ProcessInfo.processInfo.environment["CONTROL_PAGE_SCREENSHOT"] {
+                            _ = try await browser.execute("window.scrollTo(0, 0); return true")
                             try await browser.screenshot().write(to: URL(fileURLWithPath: path))
                         }
 

@@ -38,6 +38,26 @@ struct AdminAPITests {
         }
     }
 
+    /// Each variant's answers as written and the mutants, since the server started: a reset keeps them, a mutant
+    /// ID that does not exist (a 400) counts as nothing, and a variant never served shows 0.
+    @Test func stubs_countWhatEachVariantServed() async throws {
+        try await withTestServer { server, _ in
+            _ = try await exchange(server, get("/albums/1"))
+            _ = try await exchange(server, get("/albums/2", "X-Stub-Variant: bad\r\n"))
+            _ = try await exchange(server, get("/albums/3", "X-Stub-Variant: bad\r\n"))
+            #expect(try await exchange(server, get("/albums/4", "X-Stub-Mutation: body:empty\r\n")).status == 200)
+            #expect(try await exchange(server, get("/albums/5", "X-Stub-Mutation: no-such-mutant\r\n")).status == 400)
+            _ = try await exchange(server, get("/missing"))
+            #expect(try await send(server, "POST", "/__stub/reset").status == 200)
+            let stubs = try #require(try await send(server, "GET", "/__stub/stubs").json()["stubs"] as? [[String: Any]])
+            let album = try #require(stubs.first { $0["name"] as? String == "album" })
+            #expect(album["served"] as? [String: Int] == ["good": 1, "bad": 2, "nil": 0, "special": 0])
+            #expect(album["servedMutants"] as? Int == 1)
+            let search = try #require(stubs.first { $0["name"] as? String == "search" })
+            #expect((search["served"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+        }
+    }
+
     @Test(arguments: [
         ("PUT", "/__stub/variant", #"{"variant": "bad"}"#),
         ("PUT", "/__stub/variant?variant=bad", ""),

@@ -360,7 +360,12 @@ package struct AdminAPI: Sendable {
                         path: stub.request.path.description, route: stub.request.summary,
                         variants: stub.variantNames, sequence: stub.sequence.isEmpty ? nil : stub.sequence,
                         choice: state.stubVariants[stub.name], mutation: state.stubMutations[stub.name],
-                        sequenceCalls: state.sequenceCalls[stub.name] ?? 0, resource: stub.resource != nil ? true : nil,
+                        sequenceCalls: state.sequenceCalls[stub.name] ?? 0,
+                        served: stub.variantNames.reduce(into: [:]) { served, variant in
+                            served[variant] = state.served.variants[stub.name]?[variant] ?? 0
+                        },
+                        servedMutants: state.served.mutants[stub.name] ?? 0,
+                        resource: stub.resource != nil ? true : nil,
                         scenario: stub.scenario.map { scenario in
                             StubList.Scenario(
                                 name: scenario.name, when: scenario.when, then: scenario.then,
@@ -457,6 +462,10 @@ package struct AdminAPI: Sendable {
             /// The mutant chosen for the stub, by ID, if any.
             var mutation: String?
             var sequenceCalls: Int
+            /// Answers of each variant, as written, since the server started (0 for one never served).
+            var served: [String: Int]
+            /// Answers that were a mutant of one of the variants, since the server started.
+            var servedMutants: Int
             /// True for a resource stub, whose items `GET /__stub/resources/NAME` answers.
             var resource: Bool?
             var scenario: Scenario?

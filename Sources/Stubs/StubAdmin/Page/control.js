@@ -124,12 +124,13 @@ function buildStubs(list) {
     picker.dataset.stub = stub.name;
     const sequence = el("td", { className: "mono" });
     const scenario = el("td", { className: "mono" });
+    const served = el("td", { className: "mono served" });
     const mutant = mutantBox(stub);
     const row = el("tr", { "data-stub": stub.name },
       el("td", { className: "mono", text: stub.method }), el("td", { className: "mono", text: stub.route }),
-      el("td", { text: stub.name }), el("td", {}, picker), mutant.cell, sequence, scenario);
+      el("td", { text: stub.name }), el("td", {}, picker), mutant.cell, served, sequence, scenario);
     body.append(row);
-    state.rows.set(stub.name, { picker, mutant, sequence, scenario });
+    state.rows.set(stub.name, { picker, mutant, served, sequence, scenario });
   }
   buildResources(list.stubs.filter(stub => stub.resource).map(stub => stub.name));
   const names = new Set(list.stubs.flatMap(stub => stub.variants));
@@ -150,9 +151,27 @@ function updateStubs(list) {
       ? stub.sequenceCalls + " of " + stub.sequence.join(", ") : "";
     row.scenario.textContent = stub.scenario
       ? stub.scenario.name + ": " + stub.scenario.state : "";
+    showServed(row.served, stub);
   }
+  const variants = list.stubs.flatMap(stub => stub.variants.map(name => stub.served[name] || 0));
+  const mutants = list.stubs.reduce((sum, stub) => sum + stub.servedMutants, 0);
+  document.getElementById("served-summary").textContent = variants.filter(count => count > 0).length + " of "
+    + variants.length + " variants served since the server started"
+    + (mutants > 0 ? "; " + mutants + (mutants === 1 ? " mutant" : " mutants") : "");
   const server = document.getElementById("server-variant");
   if (document.activeElement !== server) server.value = list.serverVariant || "";
+}
+
+// Each variant of a stub with how many times it answered as written (a variant never served is marked, for a
+// screen reader too), then the mutants served.
+function showServed(cell, stub) {
+  cell.replaceChildren(...stub.variants.map(name => {
+    const count = stub.served[name] || 0;
+    return count > 0
+      ? el("span", { "data-variant": name, text: name + " ×" + count, title: name + ": served " + count + " times" })
+      : el("span", { "data-variant": name, className: "unserved", text: name, title: name + ": never served" });
+  }));
+  if (stub.servedMutants > 0) cell.append(el("span", { text: "mutants ×" + stub.servedMutants }));
 }
 
 // Each resource's items as JSON in a text box: shown as the server holds them unless the box is being edited;

@@ -30,6 +30,9 @@ package struct StubState {
     package var sequenceCalls: [String: Int] = [:]
     /// The state of each scenario that has left `start`.
     package var scenarios: [String: String] = [:]
+    /// What the stubs answered since the server started (reset and reload keep it): the control page's view of
+    /// which variants were served.
+    package var served = ServedCounts()
     /// What the last reload did.
     package var lastReload: ReloadReport?
     package var journal: RequestJournal

@@ -106,6 +106,7 @@ extension StubRuntime {
             var mutation: String?
             if let stub = decision.answeringStub {
                 mutation = request.headers[Self.mutationHeader] ?? state.stubMutations[stub]
+                if mutation == nil { state.served.count(stub, variant: decision.variantName) }
             }
             // The stub's API operation, only for a coverage record.
             let operation =
@@ -153,6 +154,7 @@ extension StubRuntime {
         let result: StubAnswer
         do {
             result = try answer.mutated(id)
+            if let stub = decision.answeringStub { state.withLock { $0.served.countMutant(of: stub) } }
         } catch {
             var body = "\(error.message)"
             if !error.closest.isEmpty { body += "; closest: \(error.closest.joined(separator: ", "))" }
