@@ -76,6 +76,20 @@ struct CoverageRecordingTests {
         #expect(records.allSatisfy { $0.operation == nil })
     }
 
+    /// A mutant's stubs record their answers under the test running the mutant.
+    @Test func aMutantsStubs_nameTheTestRunningIt() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mutant = try #require(try StubMutant.all(of: "top-albums").first { $0.id == "status:503" })
+        try await mutant.withStubs(configuration: InProcessStubs.Configuration(coverage: folder)) { stubs in
+            let albums = URL(string: "https://rss.applemarketingtools.com" + Self.albumsPath)!
+            _ = try await stubs.urlSession.data(for: URLRequest(url: albums, timeoutInterval: 60))
+        }
+        let records = try CoverageInput.records(in: folder)
+        #expect(records.map(\.test) == ["EndToEndTests.CoverageRecordingTests/aMutantsStubs_nameTheTestRunningIt()"])
+        #expect(records.map(\.mutation) == ["status:503"])
+    }
+
     /// Without a folder and without `STUB_COVERAGE_DIR`, nothing is recorded.
     @Test func noFolder_recordsNothing() async throws {
         let environment = ProcessInfo.processInfo.environment["STUB_COVERAGE_DIR"]

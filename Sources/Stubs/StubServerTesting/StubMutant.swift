@@ -30,6 +30,9 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
     /// The fixtures folder the mutant's stub comes from.
     private let fixtures: URL
     private let catalog: StubCatalog
+    /// The test that encoded the mutant for an exit test, as coverage records name it: in the child process no test
+    /// is current, so the records of its answers take this name.
+    private var encodingTest: String?
 
     public var testDescription: String { id }
 
@@ -54,7 +57,7 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case stub, variant, id, change, fixtures
+        case stub, variant, id, change, fixtures, test
     }
 
     /// Reads a mutant written by `encode(to:)`, loading its fixtures folder again (once per process and folder).
@@ -66,9 +69,11 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
             variant: container.decode(String.self, forKey: .variant),
             id: container.decode(String.self, forKey: .id), change: container.decode(String.self, forKey: .change),
             fixtures: fixtures, catalog: CatalogCache.catalog(of: fixtures))
+        encodingTest = try container.decodeIfPresent(String.self, forKey: .test)
     }
 
-    /// Writes the mutant's stub, variant, ID, description and fixtures folder (not the catalog).
+    /// Writes the mutant's stub, variant, ID, description and fixtures folder (not the catalog), and the test
+    /// encoding it (an exit test capturing it), for the coverage records of the child process.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(stub, forKey: .stub)
@@ -76,6 +81,8 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
         try container.encode(id, forKey: .id)
         try container.encode(change, forKey: .change)
         try container.encode(fixtures.path, forKey: .fixtures)
+        try container.encodeIfPresent(
+            encodingTest ?? Test.current.map(StubServerTrait.coverageName(of:)), forKey: .test)
     }
 
     /// Runs `body` with a fresh in-process server of the whole catalog whose `stub` answers this mutant of its
@@ -86,6 +93,7 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
         isolation: isolated (any Actor)? = #isolation, _ body: (InProcessStubs) async throws -> T
     ) async throws -> T {
         let stubs = InProcessStubs.start(catalog: catalog, configuration: configuration)
+        stubs.runtime.recordCoverage(as: Test.current.map(StubServerTrait.coverageName(of:)) ?? encodingTest)
         do {
             if variant != "good" { try stubs.setVariant(variant, forStub: stub) }
             try stubs.setMutation(id, forStub: stub)
