@@ -3,7 +3,8 @@
 # writes coverage/lcov.info, an HTML report in coverage/html and JUnit XML in coverage/xunit*.xml,
 # and exits 1 when a threshold below is missed. The coverage of failure modes too: every stub server the tests
 # start records what it answered in coverage/served (STUB_COVERAGE_DIR), and `stub-server coverage` writes
-# coverage/failure-modes.{html,md,json} and fails unless MockData meets FAILURE_MODES below.
+# coverage/failure-modes.{html,md,json} and fails unless MockData meets FAILURE_MODES below. In a GitHub Actions
+# job ($GITHUB_STEP_SUMMARY set), the line total and the failure modes' Markdown go to the job's summary.
 #
 #   ./coverage.sh            build, test, report, check
 #
@@ -77,8 +78,8 @@ awk -v vm_min="$VIEW_MODEL_MIN" -v total_min="$TOTAL_MIN" -v engine_min="$ENGINE
     printf "%-60s %7d %7d %6.1f\n", "TOTAL", all, allCovered, total
     if (total < total_min) { printf "coverage.sh: total %.1f%% is under %d%%\n", total, total_min > "/dev/stderr"; failed = 1 }
     if (failed) { print "coverage.sh: thresholds missed" > "/dev/stderr"; exit 1 }
-  }' coverage/files.txt
-echo "coverage.sh: wrote coverage/lcov.info, coverage/html/index.html, coverage/xunit*.xml"
+  }' coverage/files.txt | tee coverage/lines.txt
+echo "coverage.sh: wrote coverage/lcov.info, coverage/lines.txt, coverage/html/index.html, coverage/xunit*.xml"
 
 # The coverage of failure modes: which variants and mutants of MockData the passing tests were served.
 results=()
@@ -90,6 +91,16 @@ for format in html markdown json; do
   "$bin/stub-server" coverage MockData --from coverage/served ${results[@]+"${results[@]}"} "${IGNORED_TESTS[@]}" --format "$format" \
     --output "coverage/failure-modes.$extension" > /dev/null
 done
+# In a GitHub Actions job, both reports go to the job's summary page (before the gate, which may fail the step).
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  {
+    echo "## Code coverage"
+    echo
+    awk '$1 == "TOTAL" { printf "%d of %d lines, %.1f%%\n", $3, $2, $4 }' coverage/lines.txt
+    echo
+    cat coverage/failure-modes.md
+  } >> "$GITHUB_STEP_SUMMARY"
+fi
 "$bin/stub-server" coverage MockData --from coverage/served ${results[@]+"${results[@]}"} "${IGNORED_TESTS[@]}" "${FAILURE_MODES[@]}" \
   > coverage/failure-modes.txt
 cat coverage/failure-modes.txt
