@@ -7,4 +7,7 @@ package enum StreamEnd: Sendable, Equatable {
     case drop
     /// The connection is aborted with a TCP reset once the pieces are out (`reset`).
     case reset
+    /// Nothing more is sent and the connection stays open, until the client gives up or the server stops (a
+    /// stream's `hang` mutants).
+    case hang
 }

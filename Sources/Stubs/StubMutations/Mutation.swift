@@ -17,6 +17,8 @@ package struct Mutation: Sendable, Equatable, CustomStringConvertible {
         case element(path: String, ElementChange)
         /// The answer as a whole.
         case whole(WholeChange)
+        /// An event stream.
+        case stream(EventStreamChange)
     }
 }
 

@@ -70,6 +70,8 @@ extension Mutation {
             var mutated = answer
             mutated.body = change.apply(to: answer.body, outline.elements.filter { $0.path == path })
             return .answer(mutated)
+        case .stream:
+            return .answer(answer)
         }
     }
 }

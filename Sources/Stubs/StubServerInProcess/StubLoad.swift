@@ -35,6 +35,9 @@ final class StubLoad: Sendable {
         var body: [UInt8] = []
         /// Pieces of a paced body or stream handed to the client.
         var piecesSent = 0
+        /// Whether the stream's end was reported (`onStreamEnd`): when the load ends, or, for a stream that hangs,
+        /// once its pieces are out, as the socket server reports it.
+        var streamEndReported = false
     }
 
     init(
@@ -102,6 +105,7 @@ final class StubLoad: Sendable {
         guard let piece = pieces.first else {
             switch ending {
             case .complete: return finish()
+            case .hang: return reportStreamEnd()  // The timeout ends the load, or the task's cancellation.
             case .drop, .reset:
                 let sent = progress.withLock { $0.piecesSent }
                 let how = ending == .drop ? "closed" : "reset"
@@ -194,10 +198,19 @@ final class StubLoad: Sendable {
             return !progress.ended
         }
         if first {
-            onStreamEnd?(progress.withLock { $0.piecesSent })
+            reportStreamEnd()
             onEnd()
         }
         return first
+    }
+
+    /// Reports how many pieces went out, once.
+    private func reportStreamEnd() {
+        let sent = progress.withLock { progress -> Int? in
+            defer { progress.streamEndReported = true }
+            return progress.streamEndReported ? nil : progress.piecesSent
+        }
+        if let sent { onStreamEnd?(sent) }
     }
 
     private func after(milliseconds: Int, _ step: @escaping @Sendable (StubLoad) -> Void) {

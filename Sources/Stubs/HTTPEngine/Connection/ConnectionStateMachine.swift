@@ -383,6 +383,10 @@ struct ConnectionStateMachine {
         case .complete: return actions + finish(reply, now: now, keepAlive: current.keepAlive)
         case .drop: return actions + finish(reply, now: now, keepAlive: false)
         case .reset: return actions + [.resetOnClose] + finish(reply, now: now, keepAlive: false)
+        case .hang:
+            state = .silent
+            if let onFinish = reply.onFinish { actions.append(.finish(onFinish, began: current.began)) }
+            return actions
         }
     }
 

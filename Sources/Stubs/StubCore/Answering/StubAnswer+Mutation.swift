@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 package import StubMutations
 
 extension StubAnswer {
@@ -7,6 +7,17 @@ extension StubAnswer {
         package var message: String
         /// The IDs nearest the one asked for (for a typo), at most three.
         package var closest: [String]
+
+        init(message: String, closest: [String]) {
+            (self.message, self.closest) = (message, closest)
+        }
+
+        /// No mutant `id` of this `kind` of answer, whose mutants are `mutants`.
+        init(noMutant id: String, of kind: String, among mutants: [Mutation]) {
+            self.init(
+                message: "no mutant \(id.debugDescription) of this \(kind) (\(mutants.count) mutants)",
+                closest: StubAnswer.closest(to: id, among: mutants.map(\.id)))
+        }
     }
 
     /// This answer's mutant `id` (`Mutations`): a changed status, headers or body, or a fault instead.
@@ -14,16 +25,14 @@ extension StubAnswer {
     package func mutated(_ id: String) throws(MutationRefusal) -> StubAnswer {
         switch delivery {
         case .whole, .paced, .fault: break
-        case .events, .webSocket:
+        case .events(let events): return try streamMutated(id, of: events)
+        case .webSocket:
             throw MutationRefusal(
-                message: "mutants are made of plain answers, not of streams or WebSockets", closest: [])
+                message: "mutants are made of plain answers and event streams, not of WebSockets", closest: [])
         }
         let base = MutableAnswer(status: status.code, headers: headers, body: body, delayMs: delayMs)
         guard let mutant = Mutations.mutant(id, of: base) else {
-            let mutants = Mutations.of(base)
-            throw MutationRefusal(
-                message: "no mutant \(id.debugDescription) of this answer (\(mutants.count) mutants)",
-                closest: Self.closest(to: id, among: mutants.map(\.id)))
+            throw MutationRefusal(noMutant: id, of: "answer", among: Mutations.of(base))
         }
         switch mutant.apply(to: base) {
         case .answer(let mutated):
@@ -34,6 +43,24 @@ extension StubAnswer {
             var answer = StubAnswer(status: status, headers: headers, body: body, delayMs: delayMs)
             answer.delivery = StubVariant.Fault(rawValue: name).map(Delivery.fault) ?? .whole
             return answer
+        }
+    }
+
+    /// This event stream's mutant `id` (`EventStreamMutations`): the stream changed, resumed after the request's
+    /// `Last-Event-ID` as the stream is, or a plain answer instead.
+    private func streamMutated(_ id: String, of events: EventDelivery) throws(MutationRefusal) -> StubAnswer {
+        let stream = MutableEventStream(events.source.events, status: status.code, headers: headers)
+        guard let mutant = EventStreamMutations.mutant(id, of: stream) else {
+            throw MutationRefusal(noMutant: id, of: "event stream", among: EventStreamMutations.of(stream))
+        }
+        switch mutant.apply(to: stream) {
+        case .answer(let plain):
+            return StubAnswer(
+                status: HTTPStatus(plain.status), headers: plain.headers, body: plain.body, delayMs: delayMs)
+        case .stream(let status, let headers, let blocks, let ending):
+            return StubAnswer(
+                status: HTTPStatus(status), headers: headers, delayMs: delayMs,
+                delivery: .events(EventDelivery(blocks, ending: ending, lastEventID: events.source.lastEventID)))
         }
     }
 
@@ -78,6 +105,18 @@ extension StubVariant {
     /// rendered answer, whose values may differ).
     package var mutants: [Mutation] {
         let headers = HTTPHeaders(self.headers.map { ($0.name, $0.value) })
+        if let events {
+            return EventStreamMutations.of(MutableEventStream(events.events, status: status, headers: headers))
+        }
         return Mutations.of(MutableAnswer(status: status, headers: headers, body: body, delayMs: delayMs))
+    }
+}
+
+extension MutableEventStream {
+    /// The stream `events` make, answered with `status` and `headers`.
+    package init(_ events: [ServerSentEvent], status: Int, headers: HTTPHeaders) {
+        self.init(
+            status: status, headers: headers,
+            blocks: events.map { MutableEventStream.Block(lines: $0.lines, delayMs: $0.delayMs) })
     }
 }

@@ -1,4 +1,5 @@
 package import HTTPMessages
+package import StubMutations
 
 /// A variant's Server-Sent Events: what `"events"` or `"eventsFile"` holds, with how the stream keeps alive and
 /// where it breaks.
@@ -43,7 +44,7 @@ package struct EventStream: Sendable, Equatable {
         case .reset: (ending, limit) = (.reset, min(limit, dropAfterEvents ?? eventCount / 2))
         default: break
         }
-        var delivery = EventDelivery(pieces: [], eventsThrough: [], ending: ending)
+        var delivery = EventDelivery(pieces: [], eventsThrough: [], ending: ending, source: (events, lastEventID))
         var sent = 0
         for event in remaining {
             if sent == limit { break }
@@ -73,6 +74,41 @@ package struct EventDelivery: Sendable, Equatable {
     package var eventsThrough: [Int]
     /// How the stream ends after its last piece.
     package var ending: StreamEnd
+    /// The events as written and the request's `Last-Event-ID`: what a mutant of the stream is made of.
+    package var source: (events: [ServerSentEvent], lastEventID: String?)
+
+    package init(
+        pieces: [BodyPiece], eventsThrough: [Int], ending: StreamEnd,
+        source: (events: [ServerSentEvent], lastEventID: String?)
+    ) {
+        (self.pieces, self.eventsThrough, self.ending, self.source) = (pieces, eventsThrough, ending, source)
+    }
+
+    /// The blocks of a mutated stream, resumed after the block whose id is `lastEventID` (from the start when
+    /// none has it), as the stream itself resumes.
+    package init(_ blocks: [MutatedEventStream.SentBlock], ending: StreamEnd, lastEventID: String?) {
+        var remaining = blocks[...]
+        if let lastEventID, let resumed = blocks.lastIndex(where: { $0.id == lastEventID }) {
+            remaining = blocks[(resumed + 1)...]
+        }
+        var pieces: [BodyPiece] = []
+        var eventsThrough: [Int] = []
+        var sent = 0
+        for block in remaining {
+            for (index, piece) in block.pieces.enumerated() {
+                // An event is out with its last piece.
+                if block.isEvent && index == block.pieces.count - 1 { sent += 1 }
+                pieces.append(piece)
+                eventsThrough.append(sent)
+            }
+        }
+        self.init(pieces: pieces, eventsThrough: eventsThrough, ending: ending, source: ([], lastEventID))
+    }
+
+    package static func == (lhs: EventDelivery, rhs: EventDelivery) -> Bool {
+        (lhs.pieces, lhs.eventsThrough, lhs.ending) == (rhs.pieces, rhs.eventsThrough, rhs.ending)
+            && (lhs.source.events, lhs.source.lastEventID) == (rhs.source.events, rhs.source.lastEventID)
+    }
 
     /// How many events had gone out when `piecesSent` pieces had.
     package func eventsSent(piecesSent: Int) -> Int {

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// One block of a `text/event-stream` (HTML Living Standard, 9.2.6): its lines and the pause before it.
 package struct ServerSentEvent: Sendable, Equatable {
     /// The block's lines as sent, without line ends: fields (`data: Hel`) and comments (`: note`).
@@ -15,8 +17,8 @@ package struct ServerSentEvent: Sendable, Equatable {
         self.delayMs = delayMs
         id = nil
         isEvent = false
-        for line in lines where line.utf8.first != UInt8(ascii: ":") {
-            let (name, value) = Self.field(line)
+        for line in lines where !EventStreamField.isComment(line) {
+            let (name, value) = EventStreamField.parse(line)
             if name == "data" { isEvent = true }
             if name == "id", !value.contains("\u{0}") { id = value }
         }
@@ -50,16 +52,6 @@ package struct ServerSentEvent: Sendable, Equatable {
 
     /// A keep-alive comment, sent while a stream is idle.
     static let ping = Array(": ping\n\n".utf8)
-
-    /// A field line's name and value: the value after the first colon, less one leading space. Read by bytes, as
-    /// the standard reads streams: a colon or space followed by a combining mark is still a colon or a space.
-    static func field(_ line: String) -> (name: String, value: String) {
-        let bytes = Array(line.utf8)
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return (line, "") }
-        var start = colon + 1
-        if start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
-        return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[start...], as: UTF8.self))
-    }
 
     /// Lines split at CRLF, LF or CR, the line ends the standard reads.
     static func splitLines(_ text: String) -> [Substring] {

@@ -1,0 +1,212 @@
+import HTTPMessages
+
+/// The hostile versions of a good event stream: each event dropped, sent twice, swapped with the next, split across
+/// two reads, or the stream ended cleanly, reset or left hanging after it; the stream's line ends, comments,
+/// heartbeats, ids, `retry`, a 1 MB event, a pause past a client's timeout, its terminal event missing; each event
+/// type's JSON data mutated as a body's values are (per type, not per event); and a 204, a 503 or an HTML page
+/// instead of the stream. Made of the stream's events as written: no keep-alive comments, no resuming.
+package enum EventStreamMutations {
+    /// The mutants of `stream`, in a stable order: answers, the stream's, each event's, then each type's data.
+    package static func of(_ stream: MutableEventStream) -> [Mutation] {
+        var mutants = EventStreamChange.answers.map(EventStreamChange.answer).map { mutation($0, of: stream) }
+        mutants += EventStreamChange.StreamChange.allCases.filter { applies($0, to: stream) }.map {
+            mutation(.stream($0), of: stream)
+        }
+        let count = stream.eventBlocks.count
+        for number in (1...max(count, 1)).prefix(count) {
+            for change in EventStreamChange.EventChange.allCases {
+                if change == .swapped && number == count { continue }
+                if change == .end && number == count { continue }
+                mutants.append(mutation(.event(number, change), of: stream))
+            }
+        }
+        var types: [String] = []
+        for index in stream.eventBlocks where !types.contains(stream.blocks[index].type) {
+            types.append(stream.blocks[index].type)
+        }
+        for type in types {
+            let documents = stream.blocks.filter { $0.isEvent && $0.type == type }.compactMap {
+                $0.data.flatMap { JSONNode(parsing: Array($0.utf8)) }
+            }
+            guard let first = documents.first else { continue }
+            for shape in ValueShape.collect(first) {
+                let name = dataName(type, shape.name)
+                for change in shape.changes {
+                    mutants.append(
+                        Mutation(
+                            id: "\(name):\(change.suffix)", description: change.describe(name),
+                            change: .stream(.data(type: type, path: shape.path, change))))
+                }
+            }
+        }
+        return mutants
+    }
+
+    /// The mutant of `stream` whose ID is `id`, or nil when it has none.
+    package static func mutant(_ id: String, of stream: MutableEventStream) -> Mutation? {
+        of(stream).first { $0.id == id }
+    }
+
+    /// `data(token).choices[*].delta.content`: the data of events of `type` at the path named `path` (`$`, the
+    /// data itself).
+    static func dataName(_ type: String, _ path: String) -> String {
+        let head = "data(\(type))"
+        if path == "$" { return head }
+        return path.hasPrefix("[") ? head + path : "\(head).\(path)"
+    }
+
+    private static func mutation(_ change: EventStreamChange, of stream: MutableEventStream) -> Mutation {
+        var description = change.describe("")
+        if case .event(let number, .split) = change, let index = stream.eventBlocks.dropFirst(number - 1).first {
+            let inside =
+                splitPoint(of: wire(stream.blocks[index], lineEnd: [0x0A])).utf8 ? "a UTF-8 sequence" : "its data"
+            description = "event \(number) in two reads, split inside \(inside)"
+        }
+        return Mutation(id: change.id ?? "", description: description, change: .stream(change))
+    }
+
+    /// Whether a stream-wide change means something for `stream`.
+    private static func applies(_ change: EventStreamChange.StreamChange, to stream: MutableEventStream) -> Bool {
+        let events = stream.eventBlocks.map { stream.blocks[$0] }
+        switch change {
+        case .noTerminal: return terminal(of: stream) != nil
+        case .idsRepeated: return events.count > 1 && events.contains { $0.id != nil }
+        case .idsEmptied: return events.contains { $0.id != nil }
+        case .idlePause: return events.count > 1
+        case .crlf, .cr, .comments, .heartbeats, .pingEvents, .retry, .hugeEvent: return !events.isEmpty
+        }
+    }
+
+    /// The block index of the event that ends `stream`: its last, when its data is `[DONE]` or no other event has
+    /// its type.
+    static func terminal(of stream: MutableEventStream) -> Int? {
+        guard let last = stream.eventBlocks.last, stream.eventBlocks.count > 1 else { return nil }
+        let block = stream.blocks[last]
+        let alone = !stream.eventBlocks.dropLast().contains { stream.blocks[$0].type == block.type }
+        return block.data == "[DONE]" || alone ? last : nil
+    }
+
+    /// A block's bytes: each line, then the blank line that dispatches it.
+    static func wire(_ block: MutableEventStream.Block, lineEnd: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for line in block.lines {
+            bytes += line.utf8
+            bytes += lineEnd
+        }
+        return bytes + lineEnd
+    }
+
+    /// Where a split block's first read ends: inside its first multibyte UTF-8 sequence, else in the middle of its
+    /// data line (else of the block).
+    static func splitPoint(of bytes: [UInt8]) -> (offset: Int, utf8: Bool) {
+        if let lead = bytes.firstIndex(where: { $0 >= 0xC0 }) { return (lead + 1, true) }
+        let data = Array("data:".utf8)
+        let start = bytes.indices.first { bytes[$0...].starts(with: data) } ?? 0
+        let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? bytes.count
+        return (max(1, min(bytes.count - 1, (start + end) / 2)), false)
+    }
+}
+
+extension Mutation {
+    /// What `stream` becomes under this mutation; the stream unchanged for a mutation that is not a stream's.
+    package func apply(to stream: MutableEventStream) -> MutatedEventStream {
+        guard case .stream(let change) = change else { return Self.sent(stream) }
+        var stream = stream
+        var lineEnd: [UInt8] = [0x0A]
+        var ending = StreamEnd.complete
+        var split: Int?
+        let events = stream.eventBlocks
+        switch change {
+        case .answer(let whole):
+            guard
+                case .answer(let answer) = whole.apply(
+                    to: MutableAnswer(status: stream.status, headers: stream.headers, body: []))
+            else { return Self.sent(stream) }
+            var plain = answer
+            if case .status(503) = whole { plain.headers.set("Retry-After", "1") }
+            return .answer(plain)
+        case .event(let number, let eventChange):
+            guard number >= 1, number <= events.count else { return Self.sent(stream) }
+            let index = events[number - 1]
+            switch eventChange {
+            case .dropped: stream.blocks.remove(at: index)
+            case .twice: stream.blocks.insert(stream.blocks[index], at: index + 1)
+            case .swapped:
+                guard number < events.count else { break }
+                let next = events[number]
+                (stream.blocks[index].lines, stream.blocks[next].lines) =
+                    (stream.blocks[next].lines, stream.blocks[index].lines)
+            case .end, .reset, .hang:
+                stream.blocks = Array(stream.blocks[...index])
+                ending = eventChange == .end ? .complete : eventChange == .reset ? .reset : .hang
+            case .split: split = index
+            }
+        case .stream(let streamChange):
+            switch streamChange {
+            case .noTerminal:
+                if let terminal = EventStreamMutations.terminal(of: stream) { stream.blocks.remove(at: terminal) }
+            case .crlf: lineEnd = [0x0D, 0x0A]
+            case .cr: lineEnd = [0x0D]
+            case .comments:
+                for index in events { stream.blocks[index].lines.insert(": this line is a comment", at: 0) }
+            case .heartbeats, .pingEvents:
+                let lines = streamChange == .heartbeats ? [": ping"] : ["event: ping", "data: {}"]
+                for index in events.reversed() {
+                    stream.blocks.insert(MutableEventStream.Block(lines: lines), at: index)
+                }
+            case .idsRepeated:
+                let first = events.lazy.compactMap { stream.blocks[$0].id }.first ?? ""
+                for index in events { stream.blocks[index] = stream.blocks[index].replacingID(with: first) }
+            case .idsEmptied:
+                for index in events { stream.blocks[index] = stream.blocks[index].replacingID(with: "") }
+            case .retry:
+                if let first = events.first { stream.blocks[first].lines.insert("retry: 1", at: 0) }
+            case .hugeEvent:
+                if let first = events.first { stream.blocks[first] = Self.padded(stream.blocks[first]) }
+            case .idlePause:
+                if events.count > 1 { stream.blocks[events[1]].delayMs += EventStreamChange.idlePauseMs }
+            }
+        case .data(let type, let path, let valueChange):
+            for index in events where stream.blocks[index].type == type {
+                guard let data = stream.blocks[index].data, let document = JSONNode(parsing: Array(data.utf8)) else {
+                    continue
+                }
+                let changed = document.changing(path[...], valueChange) ?? .null
+                stream.blocks[index] = stream.blocks[index].replacingData(
+                    with: String(decoding: changed.serialized, as: UTF8.self))
+            }
+        }
+        return Self.sent(stream, lineEnd: lineEnd, ending: ending, split: split)
+    }
+
+    /// `stream` on the wire: each block one piece after its pause (the block at `split` two), ending as `ending` says.
+    static func sent(
+        _ stream: MutableEventStream, lineEnd: [UInt8] = [0x0A], ending: StreamEnd = .complete, split: Int? = nil
+    ) -> MutatedEventStream {
+        let blocks = stream.blocks.enumerated().map { index, block in
+            let bytes = EventStreamMutations.wire(block, lineEnd: lineEnd)
+            var pieces = [BodyPiece(bytes, pauseMs: block.delayMs)]
+            if index == split {
+                let point = EventStreamMutations.splitPoint(of: bytes).offset
+                pieces = [
+                    BodyPiece(Array(bytes[..<point]), pauseMs: block.delayMs),
+                    BodyPiece(Array(bytes[point...]), pauseMs: 0),
+                ]
+            }
+            return MutatedEventStream.SentBlock(pieces: pieces, id: block.id, isEvent: block.isEvent)
+        }
+        return .stream(status: stream.status, headers: stream.headers, blocks: blocks, ending: ending)
+    }
+
+    /// `block` with data over `EventStreamChange.hugeBytes`: a JSON object's with a `padding` key, else its text's
+    /// with spaces before it.
+    private static func padded(_ block: MutableEventStream.Block) -> MutableEventStream.Block {
+        let padding = String(repeating: "x", count: EventStreamChange.hugeBytes)
+        let data = block.data ?? ""
+        if case .object(var fields)? = JSONNode(parsing: Array(data.utf8)) {
+            fields.append((key: "padding", value: .string(padding)))
+            return block.replacingData(with: String(decoding: JSONNode.object(fields).serialized, as: UTF8.self))
+        }
+        return block.replacingData(with: String(repeating: " ", count: EventStreamChange.hugeBytes) + data)
+    }
+}

@@ -1,0 +1,117 @@
+import HTTPMessages
+import Testing
+
+@testable import StubMutations
+
+/// The mutants of an event stream do what their descriptions say, on a stream of three token events (one with
+/// `é`) and a `[DONE]`.
+@Suite(.timeLimit(.minutes(1))) struct EventStreamMutationsTests {
+    static let stream = MutableEventStream(
+        status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]),
+        blocks: [
+            .init(lines: ["id: 1", "event: token", #"data: {"text":"Caf"}"#], delayMs: 10),
+            .init(lines: [": a comment block"], delayMs: 0),
+            .init(lines: ["id: 2", "event: token", #"data: {"text":"é"}"#], delayMs: 20),
+            .init(lines: ["id: 3", "event: token", #"data: {"text":"!"}"#], delayMs: 30),
+            .init(lines: ["id: 4", "event: done", "data: [DONE]"], delayMs: 5),
+        ])
+
+    /// The mutant `id`'s blocks as text, how it ends, and its pieces.
+    static func sent(_ id: String) throws -> (text: String, ending: StreamEnd, pieces: [BodyPiece]) {
+        let mutant = try #require(EventStreamMutations.mutant(id, of: stream), "no mutant \(id)")
+        guard case .stream(_, _, let blocks, let ending) = mutant.apply(to: stream) else {
+            Issue.record("\(id) is not a stream")
+            return ("", .complete, [])
+        }
+        let pieces = blocks.flatMap(\.pieces)
+        return (String(decoding: pieces.flatMap(\.bytes), as: UTF8.self), ending, pieces)
+    }
+
+    /// The `id` fields of the events sent, in order.
+    static func ids(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+    }
+
+    @Test func theMutants_areListedOnce_inAStableOrder() {
+        let ids = EventStreamMutations.of(Self.stream).map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids == EventStreamMutations.of(Self.stream).map(\.id))
+        #expect(Array(ids.prefix(4)) == ["status:204", "status:503", "body:html-error-page", "events:no-terminal"])
+        #expect(ids.contains("event[4]:then-reset") && !ids.contains("event[4]:then-end"))
+        #expect(!ids.contains("event[4]:swapped-with-next") && !ids.contains("event[5]:dropped"))
+        #expect(ids.contains("data(token).text:null") && !ids.contains { $0.hasPrefix("data(done)") })
+    }
+
+    @Test(arguments: [
+        ("event[2]:dropped", ["1", "3", "4"]),
+        ("event[2]:twice", ["1", "2", "2", "3", "4"]),
+        ("event[1]:swapped-with-next", ["2", "1", "3", "4"]),
+        ("event[2]:then-end", ["1", "2"]),
+        ("events:no-terminal", ["1", "2", "3"]),
+        ("events:ids-repeated", ["1", "1", "1", "1"]),
+    ])
+    func theEvents_comeAsTheMutantSays(_ id: String, _ expected: [String]) throws {
+        #expect(Self.ids(try Self.sent(id).text) == expected)
+    }
+
+    @Test(arguments: [
+        ("event[2]:then-end", StreamEnd.complete), ("event[2]:then-reset", .reset), ("event[4]:then-hang", .hang),
+        ("events:crlf", .complete),
+    ])
+    func theStream_endsAsTheMutantSays(_ id: String, _ ending: StreamEnd) throws {
+        #expect(try Self.sent(id).ending == ending)
+    }
+
+    @Test func aSplitEvent_isCutInsideItsUTF8Sequence_orElseInsideItsData() throws {
+        let utf8 = try Self.sent("event[2]:split").pieces
+        #expect(utf8.count == 6)
+        #expect(utf8[2].bytes.last == 0xC3 && utf8[3].bytes.first == 0xA9, "é is C3 A9: cut between them")
+        #expect(utf8[3].pauseMs == 0)
+        let ascii = try Self.sent("event[1]:split").pieces
+        #expect(String(decoding: ascii[0].bytes, as: UTF8.self).hasSuffix(#"data: {"te"#))
+        #expect(
+            try Self.sent("event[1]:split").text
+                == (try Self.sent("events:retry").text.replacingOccurrences(of: "retry: 1\n", with: "")))
+    }
+
+    @Test func lineEnds_commentsHeartbeatsAndIDs_areChanged() throws {
+        let crlf = try Self.sent("events:crlf").text
+        #expect(crlf.contains("id: 1\r\n") && !crlf.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        let cr = try Self.sent("events:cr").text
+        #expect(!cr.contains("\n") && cr.contains("id: 1\r"))
+        #expect(
+            try Self.sent("events:comments").text.components(separatedBy: ": this line is a comment\nid:").count == 5)
+        #expect(try Self.sent("events:heartbeats").text.components(separatedBy: ": ping\n\n").count == 5)
+        #expect(
+            try Self.sent("events:ping-events").text.components(separatedBy: "event: ping\ndata: {}\n\n").count == 5)
+        let emptied = try Self.sent("events:ids-emptied").text
+        #expect(emptied.components(separatedBy: "id:\n").count == 5 && !emptied.contains("id: "))
+        #expect(try Self.sent("events:retry").text.hasPrefix("retry: 1\nid: 1\n"))
+    }
+
+    @Test func theHugeEvent_andTheIdlePause() throws {
+        let huge = try Self.sent("events:huge-event")
+        #expect(huge.pieces[0].bytes.count > EventStreamChange.hugeBytes)
+        #expect(huge.text.hasPrefix(#"id: 1"# + "\nevent: token\n" + #"data: {"text":"Caf","padding":"xxx"#))
+        let paused = try Self.sent("events:idle-pause").pieces
+        #expect(paused.map(\.pauseMs) == [10, 0, 20 + EventStreamChange.idlePauseMs, 30, 5])
+    }
+
+    @Test func eachTokensData_isMutated_theOthersLeftAlone() throws {
+        let text = try Self.sent("data(token).text:null").text
+        #expect(text.components(separatedBy: #"data: {"text":null}"#).count == 4)
+        #expect(text.contains("data: [DONE]"))
+    }
+
+    @Test(arguments: [("status:204", 204, nil), ("status:503", 503, "1"), ("body:html-error-page", 200, nil)])
+    func anAnswer_insteadOfTheStream(_ id: String, _ status: Int, _ retryAfter: String?) throws {
+        let mutant = try #require(EventStreamMutations.mutant(id, of: Self.stream))
+        guard case .answer(let answer) = mutant.apply(to: Self.stream) else {
+            Issue.record("\(id) is a stream")
+            return
+        }
+        #expect(answer.status == status)
+        #expect(answer.headers["Retry-After"] == retryAfter)
+        #expect((answer.headers["Content-Type"] ?? "").hasPrefix("text/event-stream") == false)
+    }
+}
