@@ -17,7 +17,8 @@
 # documents, the importer and the schema validator; dictionary Fuzz/openapi.dict) and websocket-frame
 # (Sources/Stubs/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
 # (Sources/Stubs/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
-# (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict) and resource
+# (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict) and
+# stream-mutations (an event stream's mutants: counts, endings, splits and line ends; Fuzz/event-stream.dict) and resource
 # (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict) and coverage
 # (Sources/Stubs/StubCoverage: records, xUnit results, exceptions and rules into every report format; Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
@@ -29,7 +30,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations resource coverage)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations stream-mutations resource coverage)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 250))}"
 out=.build/fuzz
@@ -115,12 +116,13 @@ build() {
       compile -module-name YAMLParsing -I "$out/modules" -L "$out" -lJSONModel -lHTTPMessages \
         $(sources Sources/Stubs/YAMLParsing Fuzz/YAMLReader) -o "$out/$target"
       ;;
-    mutations)
+    mutations | stream-mutations)
       # Mutant generation with the harness, in one module; HTTPMessages and Locking as libraries.
       library Locking
       library HTTPMessages
+      harness=Fuzz/Mutations; [ "$target" = stream-mutations ] && harness=Fuzz/StreamMutations
       compile -module-name StubMutations -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
-        $(sources Sources/Stubs/StubMutations Fuzz/Mutations) -o "$out/$target"
+        $(sources Sources/Stubs/StubMutations "$harness") -o "$out/$target"
       ;;
     openapi)
       # The core as a library; the contracts module with the harness, in one module.
@@ -178,7 +180,7 @@ dictionary() {
     har-importer) echo Fuzz/har.dict ;;
     yaml-reader) echo Fuzz/yaml.dict ;;
     openapi) echo Fuzz/openapi.dict ;;
-    event-stream) echo Fuzz/event-stream.dict ;;
+    event-stream | stream-mutations) echo Fuzz/event-stream.dict ;;
     mutations | resource | coverage) echo Fuzz/stub.dict ;;
   esac
 }

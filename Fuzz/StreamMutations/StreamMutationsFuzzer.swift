@@ -1,0 +1,79 @@
+// libFuzzer target for the mutants of an event stream (Sources/Stubs/StubMutations' EventStreamMutations). The input
+// is a stream's text: blocks separated by blank lines, lines by LF. Compiled by Fuzz/run.sh with
+// Sources/Stubs/StubMutations (HTTPMessages and Locking as libraries). Properties, not only survival:
+// - any stream gives mutants with unique, non-empty IDs and descriptions, the same list twice, the first and last
+//   found again by `mutant(_:of:)`;
+// - each applied (all but the 1 MB ones) is a stream or, for the three answers, a plain answer;
+// - an event dropped, twice or cut after leaves one event fewer, one more, or N; a split event's pieces join into
+//   the unsplit block; line-end mutants keep the bytes but for the line ends.
+//
+// Seeds: short streams of our own shapes, in Fuzz/seeds/stream-mutations.
+
+import HTTPMessages
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStreamMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // Lines end at CR LF, LF or CR, as a client reads them: no line holds a CR.
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: min(size, 4_096)), as: UTF8.self)
+        .replacingCRLF()
+    let blocks = text.split(separator: "\n\n").map { block in
+        MutableEventStream.Block(lines: block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+    let stream = MutableEventStream(
+        status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]), blocks: blocks)
+    let mutants = EventStreamMutations.of(stream)
+    precondition(Set(mutants.map(\.id)).count == mutants.count, "duplicate IDs")
+    precondition(mutants.allSatisfy { !$0.id.isEmpty && !$0.description.isEmpty })
+    precondition(EventStreamMutations.of(stream).map(\.id) == mutants.map(\.id), "a second list differs")
+    let events = stream.eventBlocks.count
+    guard case .stream(_, _, let plain, _) = Mutation.sent(stream) else { preconditionFailure("not a stream") }
+    let plainBytes = plain.flatMap(\.pieces).flatMap(\.bytes)
+    for mutant in [mutants.first, mutants.last].compactMap({ $0 }) {
+        precondition(EventStreamMutations.mutant(mutant.id, of: stream) == mutant, "\(mutant.id) not found again")
+    }
+    for mutant in mutants.prefix(32) where !mutant.id.contains("huge") {
+        switch mutant.apply(to: stream) {
+        case .answer:
+            precondition(["status:204", "status:503", "body:html-error-page"].contains(mutant.id), mutant.id)
+        case .stream(_, _, let sent, let ending):
+            let count = sent.filter(\.isEvent).count
+            let bytes = sent.flatMap(\.pieces).flatMap(\.bytes)
+            let id = mutant.id
+            if id.hasSuffix(":dropped") { precondition(count == events - 1, id) }
+            if id.hasSuffix(":twice") { precondition(count == events + 1, id) }
+            if id.hasSuffix(":swapped-with-next") { precondition(count == events && bytes.count == plainBytes.count) }
+            if id.hasSuffix(":then-end") || id.hasSuffix(":then-reset") || id.hasSuffix(":then-hang"),
+                let number = Int(id.dropFirst("event[".count).prefix { $0 != "]" })
+            {
+                precondition(count == number, id)
+                precondition(ending == (id.hasSuffix("end") ? .complete : id.hasSuffix("reset") ? .reset : .hang), id)
+            }
+            if id.hasSuffix(":split") {
+                precondition(bytes == plainBytes && sent.flatMap(\.pieces).count == plain.count + 1, id)
+            }
+            if id == "events:crlf" || id == "events:cr" {
+                let restored = String(decoding: bytes, as: UTF8.self).replacingCRLF()
+                precondition(restored == String(decoding: plainBytes, as: UTF8.self).replacingCRLF(), id)
+            }
+        }
+    }
+    return 0
+}
+
+extension String {
+    /// The text with every CR LF, then every CR, read as LF.
+    fileprivate func replacingCRLF() -> String {
+        var result = ""
+        var previousCR = false
+        for scalar in unicodeScalars {
+            if scalar == "\r" {
+                result.append("\n")
+                previousCR = true
+            } else {
+                if !(scalar == "\n" && previousCR) { result.unicodeScalars.append(scalar) }
+                previousCR = false
+            }
+        }
+        return result
+    }
+}
