@@ -62,19 +62,24 @@
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
             #expect(object?["version"] as? Int == 1)
 
-            let formats: [(String, String)] = [
-                ("markdown", "| chatCompletion | ❌ 200"), ("html", "<!doctype html>"),
-                ("junit", #"<testcase classname="top-albums" name="good"/>"#),
-            ]
-            for (format, expected) in formats {
-                let result = try await CLIRunner.run(
-                    [
-                        "coverage", "MockData", "--from", folder.path, "--openapi", "MockData/openapi.yaml", "--format",
-                        format,
-                    ])
-                #expect(result.status == 0, "\(result.stderr)")
-                #expect(result.stdout.contains(expected), "\(format): \(result.stdout.prefix(600))")
-            }
+        }
+
+        /// Each format from the command line, with the OpenAPI statuses: of an empty folder, every cell unserved.
+        @Test(arguments: [
+            ("markdown", "| chatCompletion | ❌ 200"), ("html", "<!doctype html>"),
+            ("junit", #"<testcase classname="top-albums" name="good">"#),
+        ])
+        func eachFormat_isWritten(_ format: String, _ expected: String) async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try await CLIRunner.run(
+                [
+                    "coverage", "MockData", "--from", folder.path, "--openapi", "MockData/openapi.yaml", "--format",
+                    format,
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(expected), "\(format): \(result.stdout.prefix(600))")
         }
 
         @Test(arguments: [

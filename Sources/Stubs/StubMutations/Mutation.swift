@@ -10,6 +10,17 @@ package struct Mutation: Sendable, Equatable, CustomStringConvertible {
     package let description: String
     let change: Change
 
+    /// Whether the mutant breaks one connection (an event stream cut, reset or left hanging after an event, or a
+    /// pause past a client's timeout): a client that resumes with `Last-Event-ID` gets the rest as written.
+    package var breaksTheConnection: Bool {
+        switch change {
+        case .stream(.event(_, .end)), .stream(.event(_, .reset)), .stream(.event(_, .hang)),
+            .stream(.stream(.idlePause)):
+            true
+        default: false
+        }
+    }
+
     enum Change: Sendable, Equatable {
         /// A JSON value (or every value the path reaches through `[*]`) changed.
         case value(path: [JSONStep], ValueChange)

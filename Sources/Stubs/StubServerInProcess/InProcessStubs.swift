@@ -145,7 +145,8 @@ public final class InProcessStubs: LocalStubControl {
         if started {
             load.start()
         } else {
-            load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+            // Stopped after this request was decided (and journaled): an answer under way, as `stop()` ends those.
+            load.fail(.networkConnectionLost, "the in-process stub server stopped")
         }
         return load
     }

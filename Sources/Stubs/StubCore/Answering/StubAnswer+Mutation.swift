@@ -53,6 +53,12 @@ extension StubAnswer {
         guard let mutant = EventStreamMutations.mutant(id, of: stream) else {
             throw MutationRefusal(noMutant: id, of: "event stream", among: EventStreamMutations.of(stream))
         }
+        // A client resuming after a broken connection gets the rest as the stream has it, as from a real server.
+        if mutant.breaksTheConnection, let resumed = events.source.lastEventID,
+            events.source.events.contains(where: { $0.id == resumed })
+        {
+            return self
+        }
         switch mutant.apply(to: stream) {
         case .answer(let plain):
             return StubAnswer(

@@ -1,0 +1,203 @@
+import Foundation
+import StubServer
+import StubServerTesting
+import StubTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The chat screen swept through every mutant of MockData's chat stream: the careful `ChatViewModel` over both
+/// transports ends on the whole answer, a readable failure or an offer to try again, never on a spinner and never
+/// with text after a failure, and on the whole answer for every mutant that keeps its tokens; a fragile client is
+/// crashed, failed or hung for exactly the mutants that break one of its assumptions.
+// Ten minutes: under SWEEP=all every case starts at once and each case's clock runs while it waits its turn.
+@Suite(.timeLimit(.minutes(10)))
+struct ChatSweepTests {
+    static let path = "/v1/chat/completions"
+    static let wholeAnswer = "Here's a dessert for tonight: Apam balik, a sweet pancake."
+
+    /// Which mutants: every one under `SWEEP=all`; otherwise the answers, the stream's and every event's of the
+    /// first and the last events, and every tenth data mutant.
+    static let mutants = Result {
+        let all = try StubMutant.all(of: "chat-completion")
+        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return all }
+        var data = 0
+        return all.filter { mutant in
+            if !mutant.id.hasPrefix("data(") {
+                return !mutant.id.hasPrefix("event[") || mutant.id.hasPrefix("event[1]:")
+                    || mutant.id.hasPrefix("event[15]:") || mutant.id.hasPrefix("event[16]:")
+            }
+            data += 1
+            return data % 10 == 1
+        }
+    }
+
+    /// The mutants after which the careful screen shows the whole answer: those that keep every token, and those
+    /// that break the connection once (it resumes with `Last-Event-ID`). Not in process on Linux for a connection
+    /// reset, left open or paused: there a custom protocol's body reaches the task only with its last piece, so the
+    /// screen has no event, hence no id to resume from.
+    static func keepsTheAnswer(_ id: String, inProcess: Bool) -> Bool {
+        var kept = [
+            "events:no-terminal", "events:crlf", "events:cr", "events:comments", "events:heartbeats",
+            "events:ping-events", "events:ids-repeated", "events:ids-emptied", "events:retry", "events:huge-event",
+            "events:idle-pause",
+        ]
+        var eventKept = [":twice", ":swapped-with-next", ":then-end", ":then-reset", ":then-hang", ":split"]
+        #if canImport(FoundationNetworking)
+            if inProcess {
+                kept.removeAll { $0 == "events:idle-pause" }
+                eventKept.removeAll { $0 == ":then-reset" || $0 == ":then-hang" }
+            }
+        #endif
+        if kept.contains(id) { return true }
+        // The terminal event ahead of the last token reads as a lost token (id 15 missing when `[DONE]` comes).
+        if id == "event[15]:swapped-with-next" { return false }
+        if id.hasPrefix("event[") && eventKept.contains(where: id.hasSuffix) { return true }
+        // Values of every token's data that the screen does not read: its id, object and index, a key it does
+        // not know.
+        let unread = ["data(token).id:", "data(token).object:", "data(token).choices[*].index:"]
+        return unread.contains(where: id.hasPrefix)
+            || ["data(token)", "data(token).choices[*]", "data(token).choices[*].delta"].contains {
+                id == $0 + ":unknown-key"
+            }
+    }
+
+    /// What the careful screen must end on, for `id`, given the screens it showed.
+    static func check(_ screens: [ChatViewModel.Screen], _ id: String, inProcess: Bool) {
+        let final = screens.last ?? .idle
+        #expect(final.isFinal, "\(id): ended on \(final)")
+        if let failure = screens.firstIndex(where: { if case .failed = $0 { true } else { false } }) {
+            #expect(failure == screens.count - 1, "\(id): something shown after a failure: \(screens)")
+        }
+        if keepsTheAnswer(id, inProcess: inProcess) { #expect(final == .answered(wholeAnswer), "\(id)") }
+    }
+
+    @Test(arguments: try mutants.get())
+    func inProcess_theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
+        let screens = try await mutant.withStubs { stubs in
+            let screen = await ChatViewModel(
+                url: URL(string: "https://chat.catalog.test" + Self.path)!, configuration: stubs.sessionConfiguration)
+            await screen.ask("Something sweet?")
+            return await screen.screens
+        }
+        Self.check(screens, mutant.id, inProcess: true)
+    }
+
+    @Test(arguments: try mutants.get())
+    func overASocket_theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
+        try await withStubServer(catalog: try await MockData.catalog()) { server in
+            try server.setMutation(mutant.id, forStub: "chat-completion")
+            let screen = await ChatViewModel(
+                url: server.baseURL.appendingPathComponent(Self.path), configuration: .ephemeral)
+            await screen.ask("Something sweet?")
+            Self.check(await screen.screens, mutant.id, inProcess: false)
+        }
+    }
+
+    @Test func theGoodStream_isShownTokenByToken_overASocket() async throws {
+        try await withStubServer(fixtures: mockData) { server in
+            let screen = await ChatViewModel(
+                url: server.baseURL.appendingPathComponent(Self.path), configuration: .ephemeral)
+            await screen.ask("Something sweet?")
+            let screens = await screen.screens
+            #expect(screens.first == .thinking && screens.last == .answered(Self.wholeAnswer))
+            // Tokens are shown as they come (how many reads they come in is the network's business).
+            let shown = screens.compactMap { if case .streaming(let text) = $0 { text } else { nil } }
+            #expect(!shown.isEmpty && shown.allSatisfy(Self.wholeAnswer.hasPrefix))
+            #expect(shown == shown.sorted { $0.count < $1.count })
+        }
+    }
+
+    /// A chat client written the way sweeps exist to catch: it reads the whole body and assumes what the good
+    /// stream happens to do: lines end with LF, ids go 1, 2, 3 with none missing, repeated or out of order, every
+    /// data is a token chunk whose `choices[0].delta` holds a string `content` if any, and `[DONE]` comes.
+    enum FragileChat {
+        static func request() -> URLRequest {
+            var request = URLRequest(url: URL(string: "https://chat.catalog.test" + ChatSweepTests.path)!)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"stream": true}"#.utf8)
+            return request
+        }
+
+        static func answer(_ configuration: URLSessionConfiguration) async throws -> String {
+            let (data, _) = try await URLSession(configuration: configuration).data(for: request())
+            var text = ""
+            var lastID = 0
+            for line in String(decoding: data, as: UTF8.self).components(separatedBy: "\n") {
+                if line.hasPrefix("id: ") {
+                    let id = Int(line.dropFirst(4))!
+                    precondition(id == lastID + 1, "event \(id) after \(lastID)")
+                    lastID = id
+                }
+                guard line.hasPrefix("data: ") else { continue }
+                let payload = line.dropFirst(6)
+                if payload == "[DONE]" { return text }
+                let chunk = try! JSONSerialization.jsonObject(with: Data(payload.utf8)) as! [String: Any]
+                let delta = (chunk["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any]
+                if let content = delta["content"] { text += content as! String }
+            }
+            while true { try await Task.sleep(for: .seconds(1)) }  // [DONE] is still to come.
+        }
+    }
+
+    /// What the fragile client's assumptions make of `mutant`. By its ID, a connection left open or paused past a
+    /// minute hangs it (it reads the whole body), a reset fails it (it throws); the other answers are fetched in
+    /// this process and read line by line as it reads them: an id that is not the next number, a data line that is
+    /// not a token chunk, or a `content` that is not a string crashes it; no `[DONE]` hangs it.
+    static func expectedOutcome(of mutant: StubMutant) async throws -> StubMutant.Outcome {
+        if mutant.id.hasSuffix(":then-hang") || mutant.id == "events:idle-pause" { return .hung }
+        if mutant.id.hasSuffix(":then-reset") { return .failed }
+        return try await mutant.withStubs { stubs in
+            var request = FragileChat.request()
+            request.timeoutInterval = 5
+            let data = try await URLSession(configuration: stubs.sessionConfiguration).data(for: request).0
+            var lastID = 0
+            for line in String(decoding: data, as: UTF8.self).components(separatedBy: "\n") {
+                if line.hasPrefix("id: ") {
+                    guard let id = Int(line.dropFirst(4)), id == lastID + 1 else { return .crashed }
+                    lastID = id
+                }
+                guard line.hasPrefix("data: ") else { continue }
+                let payload = line.dropFirst(6)
+                if payload == "[DONE]" { return .passed }
+                guard let chunk = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+                    let choices = chunk["choices"] as? [[String: Any]], let first = choices.first,
+                    let delta = first["delta"] as? [String: Any]
+                else { return .crashed }
+                if let content = delta["content"], !(content is String) { return .crashed }
+            }
+            return .hung
+        }
+    }
+
+    #if compiler(>=6.3) && (os(macOS) || os(Linux))
+        @Test(arguments: try mutants.get())
+        func theFragileClient_breaksOnExactlyTheMutantsThatBreakAnAssumption(_ mutant: StubMutant) async throws {
+            let expected = try await Self.expectedOutcome(of: mutant)
+            // 5 s for the mutants predicted to hang (their run never ends, so the wait is their whole cost); a
+            // minute, which only ends a hang, for the rest, whose child may start slowly on a busy machine.
+            let seconds = expected == .hung ? 5 : 60
+            let result = await #expect(processExitsWith: expected == .passed ? .success : .failure) {
+                [mutant, seconds = seconds as Int] in
+                await mutant.exitAfter(within: .seconds(seconds)) { stubs in
+                    _ = try await FragileChat.answer(stubs.sessionConfiguration)
+                }
+            }
+            #expect(result.map(StubMutant.Outcome.init) == expected, "\(mutant.id)")
+        }
+    #endif
+
+    @Test func theFragileClientsPredictions_coverEveryKind() async throws {
+        let counts = try await withThrowingTaskGroup(of: StubMutant.Outcome.self) { group in
+            for mutant in try StubMutant.all(of: "chat-completion") {
+                group.addTask { try await Self.expectedOutcome(of: mutant) }
+            }
+            return try await group.reduce(into: [StubMutant.Outcome: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(Set(counts.keys) == Set(StubMutant.Outcome.allCases), "\(counts)")
+        print("chat-completion's mutants for the fragile client: \(counts)")
+    }
+}
