@@ -13,6 +13,11 @@ package struct WebSocketOutput: Sendable, Equatable {
         case close(code: UInt16, reason: String)
         /// Drop the TCP connection without a closing handshake.
         case drop
+        /// A ping frame with this payload (at most 125 bytes).
+        case ping([UInt8])
+        /// The message in `frames` frames: the first with its opcode, the rest continuation frames, its bytes cut
+        /// evenly (a text's possibly inside a UTF-8 sequence, as RFC 6455 allows).
+        case fragmented(WebSocketMessage, frames: Int)
     }
 
     package var kind: Kind
@@ -22,6 +27,30 @@ package struct WebSocketOutput: Sendable, Equatable {
     package init(_ kind: Kind, delayMs: Int = 0) {
         self.kind = kind
         self.delayMs = delayMs
+    }
+}
+
+/// One step of a WebSocket script: what the server sends when the socket opens, what it answers to a client's
+/// message (the messages `Matcher` accepts), and when it closes or drops the connection.
+package enum WebSocketStep<Matcher: Sendable & Equatable>: Sendable, Equatable {
+    /// Send a message (or a frame: a mutant's ping, fragments or close), this long after the previous opening step.
+    case send(WebSocketOutput.Kind, delayMs: Int)
+    /// Answer each message the matcher accepts with these messages (or frames), this long after it arrives.
+    case reply(on: Matcher, send: [WebSocketOutput.Kind], delayMs: Int)
+    /// Start the closing handshake this long after the socket opened.
+    case close(code: UInt16, reason: String, afterMs: Int)
+    /// Drop the TCP connection this long after the socket opened.
+    case drop(afterMs: Int)
+
+    /// The same step with its answer's matcher replaced by `transform`'s (nil: no step).
+    package func replacingMatcher<Other>(_ transform: (Matcher) -> Other?) -> WebSocketStep<Other>? {
+        switch self {
+        case .send(let kind, let delayMs): .send(kind, delayMs: delayMs)
+        case .reply(let matcher, let sends, let delayMs):
+            transform(matcher).map { .reply(on: $0, send: sends, delayMs: delayMs) }
+        case .close(let code, let reason, let afterMs): .close(code: code, reason: reason, afterMs: afterMs)
+        case .drop(let afterMs): .drop(afterMs: afterMs)
+        }
     }
 }
 

@@ -30,6 +30,8 @@ package struct Mutation: Sendable, Equatable, CustomStringConvertible {
         case whole(WholeChange)
         /// An event stream.
         case stream(EventStreamChange)
+        /// A WebSocket conversation.
+        case conversation(ConversationChange)
     }
 }
 

@@ -70,7 +70,7 @@ extension Mutation {
             var mutated = answer
             mutated.body = change.apply(to: answer.body, outline.elements.filter { $0.path == path })
             return .answer(mutated)
-        case .stream:
+        case .stream, .conversation:
             return .answer(answer)
         }
     }

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// WebSocket framing (RFC 6455, 5): opcodes, and frames as the server writes them (never masked).
 package enum WebSocketFrame {
@@ -29,6 +29,23 @@ package enum WebSocketFrame {
             }
         }
         return frame + payload
+    }
+
+    /// `message` in `count` frames (at least one, at most one a byte): the first with the message's opcode, the
+    /// rest continuation frames, the last with FIN; the bytes cut evenly.
+    package static func fragments(_ message: WebSocketMessage, _ count: Int) -> [UInt8] {
+        let (opcode, bytes): (Opcode, [UInt8]) =
+            switch message {
+            case .text(let text): (.text, Array(text.utf8))
+            case .binary(let bytes): (.binary, bytes)
+            }
+        let count = max(1, min(count, bytes.count))
+        var frames: [UInt8] = []
+        for index in 0..<count {
+            let piece = Array(bytes[(index * bytes.count / count)..<((index + 1) * bytes.count / count)])
+            frames += encode(index == 0 ? opcode : .continuation, piece, fin: index == count - 1)
+        }
+        return frames
     }
 
     /// A close frame: the code, then a reason cut to fit the 125-byte limit of control frames.

@@ -139,6 +139,14 @@ struct WebSocketSession {
                     actions.append(.write(WebSocketFrame.close(code: code, reason: reason), message: nil))
                     phase = .closing(until: now + pingIntervalMs)
                 }
+            case .ping(let payload):
+                if phase == .open {
+                    actions.append(.write(WebSocketFrame.encode(.ping, Array(payload.prefix(125))), message: nil))
+                }
+            case .fragmented(let message, let frames):
+                if phase == .open {
+                    actions.append(.write(WebSocketFrame.fragments(message, frames), message: message))
+                }
             case .drop:
                 // What was queued before goes out; then the connection ends without a close frame.
                 actions.append(end(code: nil, reason: "dropped by the server", abort: false))

@@ -26,9 +26,7 @@ extension StubAnswer {
         switch delivery {
         case .whole, .paced, .fault: break
         case .events(let events): return try streamMutated(id, of: events)
-        case .webSocket:
-            throw MutationRefusal(
-                message: "mutants are made of plain answers and event streams, not of WebSockets", closest: [])
+        case .webSocket(let script): return try conversationMutated(id, of: script)
         }
         let base = MutableAnswer(status: status.code, headers: headers, body: body, delayMs: delayMs)
         guard let mutant = Mutations.mutant(id, of: base) else {
@@ -68,6 +66,17 @@ extension StubAnswer {
                 status: HTTPStatus(status), headers: headers, delayMs: delayMs,
                 delivery: .events(EventDelivery(blocks, ending: ending, lastEventID: events.source.lastEventID)))
         }
+    }
+
+    /// This WebSocket's mutant `id` (`ConversationMutations`): its script changed.
+    private func conversationMutated(_ id: String, of script: WebSocketScript) throws(MutationRefusal) -> StubAnswer {
+        let conversation = MutableConversation(script)
+        guard let mutant = ConversationMutations.mutant(id, of: conversation) else {
+            throw MutationRefusal(noMutant: id, of: "WebSocket", among: ConversationMutations.of(conversation))
+        }
+        var answer = self
+        answer.delivery = .webSocket(WebSocketScript(mutant.apply(to: conversation), of: script))
+        return answer
     }
 
     /// The status a client sees: none for a fault that sends no head (all but `truncate`).
@@ -114,6 +123,7 @@ extension StubVariant {
         if let events {
             return EventStreamMutations.of(MutableEventStream(events.events, status: status, headers: headers))
         }
+        if let script { return ConversationMutations.of(MutableConversation(script)) }
         return Mutations.of(MutableAnswer(status: status, headers: headers, body: body, delayMs: delayMs))
     }
 }
@@ -124,5 +134,25 @@ extension MutableEventStream {
         self.init(
             status: status, headers: headers,
             blocks: events.map { MutableEventStream.Block(lines: $0.lines, delayMs: $0.delayMs) })
+    }
+}
+
+extension MutableConversation {
+    /// `script`'s steps, each answer by the index of its step, where its matcher is.
+    package init(_ script: WebSocketScript) {
+        self.init(
+            steps: script.steps.enumerated().compactMap { index, step in step.replacingMatcher { _ in index } })
+    }
+}
+
+extension WebSocketScript {
+    /// The script `conversation` says, its answers' matchers taken from `original` (whose steps it was made of).
+    init(_ conversation: MutableConversation, of original: WebSocketScript) {
+        let steps = conversation.steps.compactMap { step in
+            step.replacingMatcher { index -> BodyMatcher? in
+                if case .reply(let matcher, _, _) = original.steps[index] { matcher } else { nil }
+            }
+        }
+        self.init(steps: steps, protocols: original.protocols)
     }
 }

@@ -78,9 +78,9 @@ extension StubFileReader {
             } else {
                 messages = readMessage(send, at: "\(path).send").map { [$0] }
             }
-            return messages.map { .reply(on: matcher, send: $0, delayMs: delay) }
+            return messages.map { .reply(on: matcher, send: $0.map(\.output), delayMs: delay) }
         }
-        return readMessage(send, at: "\(path).send").map { .send($0, delayMs: delay) }
+        return readMessage(send, at: "\(path).send").map { .send($0.output, delayMs: delay) }
     }
 
     /// A string (text), `{"json": VALUE}` (its JSON text) or `{"binary": BASE64}`.

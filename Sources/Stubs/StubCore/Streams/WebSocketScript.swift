@@ -2,16 +2,8 @@ package import HTTPMessages
 
 /// What a WebSocket variant does once the socket opens: its `"script"` of steps.
 package struct WebSocketScript: Sendable, Equatable {
-    package enum Step: Sendable, Equatable {
-        /// Send a message, this long after the previous opening step.
-        case send(WebSocketMessage, delayMs: Int)
-        /// Answer each message the matcher accepts with these messages, this long after it arrives.
-        case reply(on: BodyMatcher, send: [WebSocketMessage], delayMs: Int)
-        /// Start the closing handshake this long after the socket opened.
-        case close(code: UInt16, reason: String, afterMs: Int)
-        /// Drop the TCP connection this long after the socket opened.
-        case drop(afterMs: Int)
-    }
+    /// A step, its answers for the client messages a `BodyMatcher` accepts.
+    package typealias Step = WebSocketStep<BodyMatcher>
 
     package var steps: [Step]
     /// The stub's subprotocols (its request's `websocket.protocols`), one chosen from the client's list.
@@ -29,9 +21,9 @@ package struct WebSocketScript: Sendable, Equatable {
         var at = 0
         for step in steps {
             switch step {
-            case .send(let message, let delayMs):
+            case .send(let kind, let delayMs):
                 at += delayMs
-                outputs.append(WebSocketOutput(message.output, delayMs: at))
+                outputs.append(WebSocketOutput(kind, delayMs: at))
             case .close(let code, let reason, let afterMs):
                 outputs.append(WebSocketOutput(.close(code: code, reason: reason), delayMs: afterMs))
             case .drop(let afterMs):
@@ -47,7 +39,7 @@ package struct WebSocketScript: Sendable, Equatable {
     package func replies(to message: WebSocketMessage) -> [WebSocketOutput] {
         let body = RequestBody(message.bytes)
         for case .reply(let matcher, let messages, let delayMs) in steps where matcher.accepts(body) {
-            return messages.map { WebSocketOutput($0.output, delayMs: delayMs) }
+            return messages.map { WebSocketOutput($0, delayMs: delayMs) }
         }
         return []
     }
