@@ -154,7 +154,8 @@ let package = Package(
         .executableTarget(
             name: "CatalogBenchmarks",
             dependencies: [
-                "AlbumsFeature", "Locking", "MoviesFeature", "Networking", "StubCore", "StubCoverage", "StubMutations",
+                "AlbumsFeature", "HTTPMessages", "Locking", "MoviesFeature", "Networking", "StubCore", "StubCoverage",
+                "StubMutations",
                 "StubServer", "StubServerInProcess", "TopSongsFeature", "XMLPath", "YAMLParsing",
             ],
             swiftSettings: settings),

@@ -23,6 +23,18 @@ enum Sweep {
         }
     }
 
+    /// For the stream sweeps: with `SWEEP=all`, every item; otherwise those whose ID starts with one of `prefixes`,
+    /// and every `every`th of the rest, so that a plain `swift test` (on one core too) stays within its minute.
+    static func sample<Item>(_ items: [Item], id: (Item) -> String, keeping prefixes: [String], every: Int) -> [Item] {
+        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return items }
+        var rest = 0
+        return items.filter { item in
+            if prefixes.contains(where: id(item).hasPrefix) { return true }
+            rest += 1
+            return rest % every == 1
+        }
+    }
+
     /// The real client reaching `configuration`'s stubs, every request bounded by a 2 s timeout (the apps'
     /// endpoints leave it to URLSession's 60 s, and in process only the request's own timeout applies).
     static func client(_ configuration: URLSessionConfiguration) -> any HTTPClient {

@@ -2,6 +2,7 @@
 // visionOS, where a test cannot start a process).
 #if compiler(>=6.2) && (os(macOS) || os(Linux))
     import Foundation
+    public import StubServer
     public import StubServerInProcess
     public import Testing
 
@@ -52,6 +53,20 @@
         public func exitAfter(
             within limit: Duration = .seconds(5), _ body: @escaping @Sendable (InProcessStubs) async throws -> Void
         ) async -> Never {
+            await exit(after: limit) { try await withStubs { stubs in try await body(stubs) } }
+        }
+
+        /// `exitAfter(within:_:)` with a server on a loopback port (`withServer(_:)`): for a WebSocket's mutants,
+        /// which only a socket can answer.
+        public func exitAfterServing(
+            within limit: Duration = .seconds(5), _ body: @escaping @Sendable (StubServer) async throws -> Void
+        ) async -> Never {
+            await exit(after: limit) { try await withServer { server in try await body(server) } }
+        }
+
+        /// Runs `run`, then ends the process: 0 when it returned, 1 when it threw, `hungExitStatus` when it had not
+        /// ended within `limit`.
+        private func exit(after limit: Duration, _ run: @escaping @Sendable () async throws -> Void) async -> Never {
             let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
             // A thread of its own, so that a body that keeps every task busy cannot hold the verdict back.
             Thread.detachNewThread {
@@ -60,11 +75,11 @@
                 _exit(StubMutant.hungExitStatus)
             }
             do {
-                try await withStubs { stubs in try await body(stubs) }
-                exit(0)
+                try await run()
+                Foundation.exit(0)
             } catch {
                 FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))
-                exit(1)
+                Foundation.exit(1)
             }
         }
     }

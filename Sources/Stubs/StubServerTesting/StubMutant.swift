@@ -1,6 +1,6 @@
 import Foundation
 import StubCore
-import StubServer
+public import StubServer
 public import StubServerInProcess
 public import Testing
 
@@ -94,9 +94,28 @@ public struct StubMutant: Sendable, Codable, CustomTestStringConvertible {
     ) async throws -> T {
         let stubs = InProcessStubs.start(catalog: catalog, configuration: configuration)
         stubs.runtime.recordCoverage(as: Test.current.map(StubServerTrait.coverageName(of:)) ?? encodingTest)
+        return try await serving(stubs, body)
+    }
+
+    /// Runs `body` with a fresh server of the whole catalog on a loopback port, whose `stub` answers this mutant of
+    /// its `variant`: for a WebSocket's mutants, which only a socket can answer, or a client that needs a real
+    /// connection. The server stops when `body` returns or throws; unmatched requests are allowed.
+    public func withServer<T>(
+        configuration: StubServer.Configuration = StubServer.Configuration(),
+        isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
+    ) async throws -> T {
+        let server = try StubServer.start(catalog: catalog, configuration: configuration)
+        server.runtime.recordCoverage(as: Test.current.map(StubServerTrait.coverageName(of:)) ?? encodingTest)
+        return try await serving(server, body)
+    }
+
+    /// Runs `body` with `stubs` answering this mutant, then stops them.
+    private func serving<Stubs: LocalStubControl, T>(
+        _ stubs: Stubs, isolation: isolated (any Actor)? = #isolation, _ body: (Stubs) async throws -> T
+    ) async throws -> T {
         do {
-            if variant != "good" { try stubs.setVariant(variant, forStub: stub) }
-            try stubs.setMutation(id, forStub: stub)
+            if variant != "good" { try await stubs.setVariant(variant, forStub: stub) }
+            try await stubs.setMutation(id, forStub: stub)
             let result = try await body(stubs)
             await stubs.stop()
             return result

@@ -54,7 +54,7 @@ enum MutationBenchmark {
         return result
     }
 
-    private static func perSecond(_ count: Int, _ result: BenchmarkResult) -> Int {
+    static func perSecond(_ count: Int, _ result: BenchmarkResult) -> Int {
         let median = result.percentile(0.5)
         let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) / 1e18
         return Int((Double(count) / seconds).rounded())

@@ -44,7 +44,7 @@ final class ChatViewModel {
     private let configuration: URLSessionConfiguration
     private let idleTimeout: TimeInterval
 
-    init(url: URL, configuration: URLSessionConfiguration, idleTimeout: TimeInterval = 5) {
+    init(url: URL, configuration: URLSessionConfiguration, idleTimeout: TimeInterval = 10) {
         // The idle limit on the request and on the session: URLSession on Linux applies the session's, a custom
         // protocol (in process) sees only the request's.
         let configuration = configuration.copy() as! URLSessionConfiguration
