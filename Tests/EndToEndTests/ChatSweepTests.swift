@@ -20,6 +20,18 @@ struct ChatSweepTests {
     static let path = "/v1/chat/completions"
     static let wholeAnswer = "Here's a dessert for tonight: Apam balik, a sweet pancake."
 
+    /// Over a socket (URLSession on Linux costs system time there): every one under `SWEEP=all`; otherwise those
+    /// whose bytes or ending a socket carries differently (a reset, a hang, a split, line ends, the idle pause, a
+    /// 503).
+    static let socketMutants = Result {
+        Sweep.sample(
+            try StubMutant.all(of: "chat-completion"), id: \.id,
+            keeping: [
+                "status:503", "events:crlf", "events:cr", "events:idle-pause", "event[1]:split", "event[2]:then-reset",
+                "event[3]:then-hang",
+            ], every: 0)
+    }
+
     /// Which mutants the careful screen meets: every one under `SWEEP=all`; otherwise the answers, the stream's,
     /// the first and the last events', and every twentieth of the rest.
     static let mutants = Result {
@@ -33,7 +45,7 @@ struct ChatSweepTests {
     static let fragileMutants = Result {
         Sweep.sample(
             try StubMutant.all(of: "chat-completion"), id: \.id,
-            keeping: ["events:crlf", "events:comments", "event[1]:then-reset", "event[1]:then-hang"], every: 1_000)
+            keeping: ["events:crlf", "events:comments", "event[1]:then-reset", "event[1]:then-hang"], every: 0)
     }
 
     /// The mutants after which the careful screen shows the whole answer: those that keep every token, and those
@@ -78,26 +90,31 @@ struct ChatSweepTests {
 
     @Test(arguments: try mutants.get())
     func inProcess_theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
-        let screens = try await mutant.withStubs { stubs in
-            let screen = await ChatViewModel(
-                url: URL(string: "https://chat.catalog.test" + Self.path)!, configuration: stubs.sessionConfiguration)
-            await screen.ask("Something sweet?")
-            return await screen.screens
+        let screens = try await Sweep.inSlot {
+            try await mutant.withStubs { stubs in
+                let screen = await ChatViewModel(
+                    url: URL(string: "https://chat.catalog.test" + Self.path)!,
+                    configuration: stubs.sessionConfiguration)
+                await screen.ask("Something sweet?")
+                return await screen.screens
+            }
         }
         Self.check(screens, mutant.id, inProcess: true)
     }
 
-    @Test(arguments: try mutants.get())
+    @Test(arguments: try socketMutants.get())
     func overASocket_theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
         // MockData's stream without its pauses (the same mutants), and a 2 s idle limit: URLSession on Linux spins
         // while a connection is quiet (a stream left open for 10 s cost 7 s of system time here). A quiet spell
         // that a busy machine makes is resumed like a real one (`Last-Event-ID`), so the answer is still whole.
-        try await withStubServer(catalog: try EventStreamMutantTests.chat.catalog) { server in
-            try server.setMutation(mutant.id, forStub: "chat-completion")
-            let screen = await ChatViewModel(
-                url: server.baseURL.appendingPathComponent(Self.path), configuration: .ephemeral, idleTimeout: 2)
-            await screen.ask("Something sweet?")
-            Self.check(await screen.screens, mutant.id, inProcess: false)
+        try await Sweep.inSlot {
+            try await withStubServer(catalog: try EventStreamMutantTests.chat.catalog) { server in
+                try server.setMutation(mutant.id, forStub: "chat-completion")
+                let screen = await ChatViewModel(
+                    url: server.baseURL.appendingPathComponent(Self.path), configuration: .ephemeral, idleTimeout: 2)
+                await screen.ask("Something sweet?")
+                Self.check(await screen.screens, mutant.id, inProcess: false)
+            }
         }
     }
 
@@ -148,6 +165,13 @@ struct ChatSweepTests {
         }
     }
 
+    /// MockData's chat stream and its mutants by ID, made once.
+    static let goodStream = Task {
+        let events = try await MockData.catalog().stub(named: "chat-completion")?.variants["good"]?.events?.events
+        let stream = MutableEventStream(events ?? [], status: 200, headers: HTTPHeaders())
+        return (stream, Dictionary(EventStreamMutations.of(stream).map { ($0.id, $0) }) { first, _ in first })
+    }
+
     /// What the fragile client's assumptions make of `mutant`, read off the mutant made of MockData's stream (the
     /// bytes `EventStreamMutantTests` proves both transports send). By its ID, a connection left open or paused past
     /// a minute hangs it (it reads the whole body), a reset fails it (it throws); the other answers are read line by
@@ -156,11 +180,9 @@ struct ChatSweepTests {
     static func expectedOutcome(of mutant: StubMutant) async throws -> StubMutant.Outcome {
         if mutant.id.hasSuffix(":then-hang") || mutant.id == "events:idle-pause" { return .hung }
         if mutant.id.hasSuffix(":then-reset") { return .failed }
-        let events = try #require(
-            try await MockData.catalog().stub(named: "chat-completion")?.variants["good"]?.events?.events)
-        let stream = MutableEventStream(events, status: 200, headers: HTTPHeaders())
+        let (stream, mutants) = try await Self.goodStream.value
         let body: [UInt8]
-        switch try #require(EventStreamMutations.mutant(mutant.id, of: stream)).apply(to: stream) {
+        switch try #require(mutants[mutant.id]).apply(to: stream) {
         case .answer(let answer): body = answer.body
         case .stream(_, _, let blocks, _): body = blocks.flatMap(\.pieces).flatMap(\.bytes)
         }

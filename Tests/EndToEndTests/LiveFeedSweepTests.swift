@@ -40,7 +40,7 @@ struct LiveFeedSweepTests {
                 "conversation:ping-flood", "message[1]:dropped", "message[2]:then-drop", "message[4]:as-binary",
                 "message[1].channel:empty",
             ],
-            every: 1_000)
+            every: 0)
     }
 
     /// The mutants after which the careful screen shows the chart: those that leave the chart (message 4) as it is
@@ -57,12 +57,15 @@ struct LiveFeedSweepTests {
         }
     }
 
+    @MainActor
     @Test(arguments: try mutants.get())
     func theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
-        let screens = try await mutant.withServer { server in
-            let screen = await LiveChartViewModel()
-            await screen.open(port: server.port)
-            return await screen.screens
+        let screens = try await Sweep.inSlot {
+            try await mutant.withServer { server in
+                let screen = LiveChartViewModel()
+                await screen.open(port: server.port)
+                return screen.screens
+            }
         }
         let final = screens.last ?? .connecting
         #expect(final.isFinal && screens.count == 1, "\(mutant.id): \(screens)")

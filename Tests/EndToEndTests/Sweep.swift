@@ -24,14 +24,15 @@ enum Sweep {
     }
 
     /// For the stream sweeps: with `SWEEP=all`, every item; otherwise those whose ID starts with one of `prefixes`,
-    /// and every `every`th of the rest, so that a plain `swift test` (on one core too) stays within its minute.
+    /// and every `every`th of the rest (none for 0), so that a plain `swift test` (on one core too) stays within its
+    /// minute.
     static func sample<Item>(_ items: [Item], id: (Item) -> String, keeping prefixes: [String], every: Int) -> [Item] {
         if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return items }
         var rest = 0
         return items.filter { item in
             if prefixes.contains(where: id(item).hasPrefix) { return true }
             rest += 1
-            return rest % every == 1
+            return every > 0 && rest % every == 1
         }
     }
 
@@ -48,6 +49,54 @@ enum Sweep {
             var request = request
             request.timeout = request.timeout ?? 2
             return try await base.send(request)
+        }
+    }
+}
+
+/// At most `count` sweep cases with a client that keeps time (an idle limit, a patience) run at once; the rest wait
+/// their turn without holding a thread. Under `SWEEP=all` hundreds of cases start together, and a client started
+/// among them all would see its server starved for longer than any limit it keeps: there, 16 at a time. A plain
+/// `swift test` runs a sample, and limiting it would only make it wait.
+actor SweepSlots {
+    static let shared = SweepSlots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 16 : 1_000)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = count
+    }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+extension Sweep {
+    /// Runs `body` once one of `SweepSlots.shared`'s slots is free.
+    static func inSlot<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows
+        -> T
+    {
+        await SweepSlots.shared.acquire()
+        do {
+            let result = try await body()
+            await SweepSlots.shared.release()
+            return result
+        } catch {
+            await SweepSlots.shared.release()
+            throw error
         }
     }
 }

@@ -108,7 +108,10 @@ public final class InProcessStubs: LocalStubControl {
         for load in pending { load.fail(.networkConnectionLost, "the in-process stub server stopped") }
         stopInterceptingSharedSession()
         Self.registry.withLock { $0.servers[number] = nil }
-        urlSession.invalidateAndCancel()
+        // Not `invalidateAndCancel()`: every load under way has just failed, so its task ends by itself, and
+        // FoundationNetworking traps when a task is cancelled as it leaves the session's registry
+        // (swift-corelibs-foundation issue 3296).
+        urlSession.finishTasksAndInvalidate()
     }
 
     /// Decides `request` and starts its answer through `channel`.

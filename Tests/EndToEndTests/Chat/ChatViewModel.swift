@@ -49,6 +49,7 @@ final class ChatViewModel {
         // protocol (in process) sees only the request's.
         let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.timeoutIntervalForRequest = idleTimeout
+        configuration.urlCache = nil
         (self.url, self.configuration, self.idleTimeout) = (url, configuration, idleTimeout)
     }
 
@@ -209,10 +210,10 @@ enum ByteStream {
             let reader = Reader(continuation)
             let session = URLSession(configuration: configuration, delegate: reader, delegateQueue: nil)
             let task = session.dataTask(with: request)
-            continuation.onTermination = { _ in
-                task.cancel()
-                session.finishTasksAndInvalidate()
-            }
+            // No `cancel()`: FoundationNetworking traps when a task is cancelled as it leaves its session's registry
+            // (swift-corelibs-foundation issue 3296; it did here, in a sweep). A task left behind ends by itself:
+            // the stream ends, or the idle limit ends it.
+            continuation.onTermination = { _ in session.finishTasksAndInvalidate() }
             task.resume()
         }
     }
