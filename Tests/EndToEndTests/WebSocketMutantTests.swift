@@ -74,7 +74,10 @@ struct WebSocketMutantTests {
         let live = try Self.loaded.get()
         let mutant = try #require(live.mutants.first { $0.id == id })
         let mutated = mutant.apply(to: live.conversation)
-        try await withStubServer(catalog: try await MockData.catalog()) { server in
+        // An hour's idle timeout: a quiet socket gets the server's keep-alive pings, which a starved case (under
+        // SWEEP=all) would read among the script's frames.
+        let configuration = StubServer.Configuration(idleTimeout: .seconds(3_600))
+        try await withStubServer(catalog: try await MockData.catalog(), configuration: configuration) { server in
             let socket = try await RawWebSocket(
                 port: server.port, path: "/live", protocols: ["catalog.v1"], extraHeaders: "X-Stub-Mutation: \(id)\r\n")
             #expect(await socket.handshake.status == 101)
