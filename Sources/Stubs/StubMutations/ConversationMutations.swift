@@ -1,4 +1,4 @@
-package import HTTPMessages
+import HTTPMessages
 
 /// The hostile versions of a good WebSocket conversation: each server message dropped, sent twice, swapped with the
 /// next one of the same step, sent as binary, fragmented into continuation frames, or followed by a close of each
@@ -9,11 +9,7 @@ package enum ConversationMutations {
     /// JSON values.
     package static func of(_ conversation: MutableConversation) -> [Mutation] {
         var mutants = [Mutation(.pingFlood)]
-        if conversation.steps.contains(where: {
-            if case .close = $0 { true } else if case .drop = $0 { true } else { false }
-        }) {
-            mutants.append(Mutation(.noClose))
-        }
+        if conversation.steps.contains(where: \.endsTheSocket) { mutants.append(Mutation(.noClose)) }
         let places = conversation.messages
         for (offset, place) in places.enumerated() {
             let number = offset + 1
@@ -77,9 +73,7 @@ extension Mutation {
             }
             conversation.steps = pings + conversation.steps
         case .noClose:
-            conversation.steps.removeAll {
-                if case .close = $0 { true } else if case .drop = $0 { true } else { false }
-            }
+            conversation.steps.removeAll(where: \.endsTheSocket)
         case .message(let number, let messageChange):
             let places = conversation.messages
             guard number >= 1, number <= places.count, let message = conversation.message(at: places[number - 1])

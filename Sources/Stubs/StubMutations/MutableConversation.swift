@@ -59,3 +59,13 @@ extension WebSocketOutput.Kind {
         }
     }
 }
+
+extension WebSocketStep {
+    /// Whether the step closes or drops the connection.
+    var endsTheSocket: Bool {
+        switch self {
+        case .close, .drop: true
+        case .send, .reply: false
+        }
+    }
+}
