@@ -18,7 +18,7 @@
 # (Sources/Stubs/HTTPEngine's WebSocketDecoder, split-equivalence; dictionary Fuzz/websocket.dict) and event-stream
 # (Sources/Stubs/StubCore's events files and the streams made of them; dictionary Fuzz/event-stream.dict) and mutations
 # (Sources/Stubs/StubMutations: every answer's mutants, JSON mutants still JSON; dictionary Fuzz/stub.dict) and
-# stream-mutations (an event stream's mutants: counts, endings, splits and line ends; Fuzz/event-stream.dict) and resource
+# stream-mutations (an event stream's and a WebSocket conversation's mutants: counts, endings, splits, line ends, closes; Fuzz/event-stream.dict) and resource
 # (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict) and coverage
 # (Sources/Stubs/StubCoverage: records, xUnit results, exceptions and rules into every report format; Fuzz/stub.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.

@@ -1,5 +1,7 @@
-// libFuzzer target for the mutants of an event stream (Sources/Stubs/StubMutations' EventStreamMutations). The input
-// is a stream's text: blocks separated by blank lines, lines by LF. Compiled by Fuzz/run.sh with
+// libFuzzer target for the mutants of an event stream (Sources/Stubs/StubMutations' EventStreamMutations) and of a
+// WebSocket conversation (ConversationMutations, in ConversationMutationsFuzzer.swift). An input that begins with
+// "ws\n" is a conversation's script; any other is a stream's text: blocks separated by blank lines, lines by LF.
+// Compiled by Fuzz/run.sh with
 // Sources/Stubs/StubMutations (HTTPMessages and Locking as libraries). Properties, not only survival:
 // - any stream gives mutants with unique, non-empty IDs and descriptions, the same list twice, the first and last
 //   found again by `mutant(_:of:)`;
@@ -7,14 +9,19 @@
 // - an event dropped, twice or cut after leaves one event fewer, one more, or N; a split event's pieces join into
 //   the unsplit block; line-end mutants keep the bytes but for the line ends.
 //
-// Seeds: short streams of our own shapes, in Fuzz/seeds/stream-mutations.
+// Seeds: short streams and scripts of our own shapes, in Fuzz/seeds/stream-mutations.
 
 import HTTPMessages
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStreamMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeBufferPointer(start: data, count: min(size, 4_096))
+    if input.starts(with: Array("ws\n".utf8)) {
+        checkConversationMutations(of: conversation(reading: input.dropFirst(3)))
+        return 0
+    }
     // Lines end at CR LF, LF or CR, as a client reads them: no line holds a CR.
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: min(size, 4_096)), as: UTF8.self)
+    let text = String(decoding: input, as: UTF8.self)
         .replacingCRLF()
     let blocks = text.split(separator: "\n\n").map { block in
         MutableEventStream.Block(lines: block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))

@@ -2,6 +2,7 @@ import AlbumsFeature
 import Foundation
 import Networking
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 /// The album list against the mutants of the good top-albums answer, through the real URLSession client in
@@ -9,7 +10,7 @@ import Testing
 /// with titles, the empty state or a readable failure, never a loading or idle screen. Which mutants: `Sweep`.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 @MainActor
 struct AlbumsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "top-albums")))

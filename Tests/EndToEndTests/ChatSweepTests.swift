@@ -15,7 +15,7 @@ import Testing
 /// with text after a failure, and on the whole answer for every mutant that keeps its tokens; a fragile client is
 /// crashed, failed or hung for exactly the mutants that break one of its assumptions.
 // Ten minutes: under SWEEP=all every case starts at once and each case's clock runs while it waits its turn.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 struct ChatSweepTests {
     static let path = "/v1/chat/completions"
     static let wholeAnswer = "Here's a dessert for tonight: Apam balik, a sweet pancake."
@@ -211,10 +211,12 @@ struct ChatSweepTests {
             // 5 s for the mutants predicted to hang (their run never ends, so the wait is their whole cost); a
             // minute, which only ends a hang, for the rest, whose child may start slowly on a busy machine.
             let seconds = expected == .hung ? 5 : 60
-            let result = await #expect(processExitsWith: expected == .passed ? .success : .failure) {
-                [mutant, seconds = seconds as Int] in
-                await mutant.exitAfter(within: .seconds(seconds)) { stubs in
-                    _ = try await FragileChat.answer(stubs.sessionConfiguration)
+            let result = await Sweep.oneExitTestAtATime {
+                await #expect(processExitsWith: expected == .passed ? .success : .failure) {
+                    [mutant, seconds = seconds as Int] in
+                    await mutant.exitAfter(within: .seconds(seconds)) { stubs in
+                        _ = try await FragileChat.answer(stubs.sessionConfiguration)
+                    }
                 }
             }
             #expect(result.map(StubMutant.Outcome.init) == expected, "\(mutant.id)")

@@ -12,7 +12,9 @@
 
     /// An exit test's child process records the answers its stubs gave, under the name of the test that ran it (no
     /// test is current in the child): each line the child's journal entry, nothing lost, nothing doubled.
-    @Suite(.timeLimit(.minutes(1)))
+    // Ten minutes: its children wait their turn behind the sweeps' (`Sweep.oneExitTestAtATime`), and the clock runs
+    // while they wait.
+    @Suite(.timeLimit(.minutes(10)))
     struct ExitTestCoverageTests {
         @Test func anExitTestsChild_recordsItsAnswers_underTheTestThatRanIt() async throws {
             let folder = CoverageRecordingTests.folder()
@@ -26,19 +28,23 @@
             #expect(mutants.count == 2)
             for (index, mutant) in mutants.enumerated() {
                 let (coverage, journal) = (folder.path, journals.appendingPathComponent("\(index).txt").path)
-                await #expect(processExitsWith: .success) {
-                    [mutant = mutant as StubMutant, coverage = coverage as String, journal = journal as String] in
-                    // The child's own environment: the run-wide setting a parent would pass down.
-                    setenv("STUB_COVERAGE_DIR", coverage, 1)
-                    await mutant.exitAfter(within: .seconds(60)) { stubs in
-                        let session = URLSession(configuration: stubs.sessionConfiguration)
-                        let albums = URL(
-                            string: "https://rss.applemarketingtools.com" + CoverageRecordingTests.albumsPath)!
-                        for _ in 0..<3 { _ = try await session.data(for: URLRequest(url: albums, timeoutInterval: 60)) }
-                        let lines = stubs.journal().map { entry in
-                            "\(entry.stub ?? "-") \(entry.variant ?? "-") \(entry.mutation ?? "-") \(entry.status ?? 0)"
+                await Sweep.oneExitTestAtATime {
+                    await #expect(processExitsWith: .success) {
+                        [mutant = mutant as StubMutant, coverage = coverage as String, journal = journal as String] in
+                        // The child's own environment: the run-wide setting a parent would pass down.
+                        setenv("STUB_COVERAGE_DIR", coverage, 1)
+                        await mutant.exitAfter(within: .seconds(60)) { stubs in
+                            let session = URLSession(configuration: stubs.sessionConfiguration)
+                            let albums = URL(
+                                string: "https://rss.applemarketingtools.com" + CoverageRecordingTests.albumsPath)!
+                            for _ in 0..<3 {
+                                _ = try await session.data(for: URLRequest(url: albums, timeoutInterval: 60))
+                            }
+                            let lines = stubs.journal().map { entry in
+                                "\(entry.stub ?? "-") \(entry.variant ?? "-") \(entry.mutation ?? "-") \(entry.status ?? 0)"
+                            }
+                            try lines.joined(separator: "\n").write(toFile: journal, atomically: true, encoding: .utf8)
                         }
-                        try lines.joined(separator: "\n").write(toFile: journal, atomically: true, encoding: .utf8)
                     }
                 }
             }

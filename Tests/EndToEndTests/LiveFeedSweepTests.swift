@@ -11,7 +11,7 @@ import Testing
 /// offer, and on the chart for every mutant that keeps it; a fragile client is crashed, failed or hung for exactly
 /// the mutants that break one of its assumptions.
 // Ten minutes: under SWEEP=all every case starts at once and each case's clock runs while it waits its turn.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 struct LiveFeedSweepTests {
     static let chart = ["1. Midnights, Taylor Swift"]
 
@@ -138,10 +138,12 @@ struct LiveFeedSweepTests {
             let expected = try await Self.expectedOutcome(of: mutant)
             // 5 s for the mutants predicted to hang; a minute, which only ends a hang, for the rest.
             let seconds = expected == .hung ? 5 : 60
-            let result = await #expect(processExitsWith: expected == .passed ? .success : .failure) {
-                [mutant, seconds = seconds as Int] in
-                await mutant.exitAfterServing(within: .seconds(seconds)) { server in
-                    _ = try await FragileFeed.firstRow(port: server.port)
+            let result = await Sweep.oneExitTestAtATime {
+                await #expect(processExitsWith: expected == .passed ? .success : .failure) {
+                    [mutant, seconds = seconds as Int] in
+                    await mutant.exitAfterServing(within: .seconds(seconds)) { server in
+                        _ = try await FragileFeed.firstRow(port: server.port)
+                    }
                 }
             }
             #expect(result.map(StubMutant.Outcome.init) == expected, "\(mutant.id)")

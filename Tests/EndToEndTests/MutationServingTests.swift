@@ -12,7 +12,7 @@ import Testing
 
 /// Mutants served through the one exchange both transports share: `X-Stub-Mutation: ID` answers that mutant of the
 /// variant the request would get, with the same bytes over the socket and in process, and the journal says which.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct MutationServingTests {
     static let host = URL(string: "https://api.example.com")!
     static let body = #"{"items":[{"id":7,"name":"Harbor","url":"https://a.example/7","released":"2024-05-17"}]}"#

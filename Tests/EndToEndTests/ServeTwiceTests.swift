@@ -12,7 +12,7 @@ import Testing
 /// twice in one server with its state changed between (variants, mutants, sequences, scenarios, resources), each
 /// answer over the socket equal, byte for byte, to the in-process transport's: what a transport caches must never
 /// stand in for an answer made per request.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.takesTurns, .timeLimit(.minutes(2)))
 struct ServeTwiceTests {
     /// One request a stub's matchers accept.
     struct Probe: Sendable {

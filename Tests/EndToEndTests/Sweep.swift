@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -53,50 +54,45 @@ enum Sweep {
     }
 }
 
-/// At most `count` sweep cases with a client that keeps time (an idle limit, a patience) run at once; the rest wait
-/// their turn without holding a thread. Under `SWEEP=all` hundreds of cases start together, and a client started
-/// among them all would see its server starved for longer than any limit it keeps: there, 16 at a time. A plain
-/// `swift test` runs a sample, and limiting it would only make it wait.
-actor SweepSlots {
-    static let shared = SweepSlots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 16 : 1_000)
+/// The sweeps' turns.
+extension Slots {
+    /// At most so many sweep cases with a client that keeps time (an idle limit, a patience) run at once. Under
+    /// `SWEEP=all` hundreds of cases start together, and a client started among them all would see its server
+    /// starved for longer than any limit it keeps: there, 16 at a time. A plain `swift test` runs a sample, and
+    /// limiting it would only make it wait.
+    static let sweepCases = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 16 : 1_000)
 
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(count: Int) {
-        free = count
-    }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
-    }
+    /// Exit tests run one at a time. Swift Testing on Linux reads a running exit test's events with a blocking read
+    /// on a cooperative thread until its child ends (swift-testing, ExitTest.swift, `_processRecords(fromBackChannel:)`),
+    /// so each exit test under way holds one of the pool's threads, as many as the cores: two at once stopped every
+    /// other test on a 2-core machine. And a child that ended before its parent's task registered its wait keeps
+    /// Swift Testing's waiter thread spinning in `waitid` (WaitFor.swift) until it does: 70% of a core in a run of
+    /// the fragile client's exit tests alone.
+    static let exitTests = Slots(count: 1)
 }
 
 extension Sweep {
-    /// Runs `body` once one of `SweepSlots.shared`'s slots is free.
-    static func inSlot<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows
-        -> T
-    {
-        await SweepSlots.shared.acquire()
+    /// Runs `body` once one of `slots`' slots is free.
+    static func inSlot<T>(
+        of slots: Slots = .sweepCases, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> T {
+        await slots.acquire()
         do {
             let result = try await body()
-            await SweepSlots.shared.release()
+            await slots.release()
             return result
         } catch {
-            await SweepSlots.shared.release()
+            await slots.release()
             throw error
         }
+    }
+
+    /// Runs `body`, which runs an exit test, once no other exit test of the sweeps runs (see `Slots.exitTests`).
+    @discardableResult
+    static func oneExitTestAtATime<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await inSlot(of: .exitTests, body)
     }
 }

@@ -3,11 +3,12 @@ import Networking
 import NetworkingTestSupport
 import StubServer
 import StubServerInProcess
+import StubTestSupport
 import Testing
 import TrackSearchFeature
 
 /// Paging through the real client against the stub server's three recorded pages.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct TrackSearchEndToEndTests {
     @MainActor

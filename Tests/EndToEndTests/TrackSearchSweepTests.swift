@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import StubServerTesting
+import StubTestSupport
 import Testing
 import TrackSearchFeature
 
@@ -8,7 +9,7 @@ import TrackSearchFeature
 /// titles and kinds, the empty state or a readable failure, never idle or loading.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 @MainActor
 struct TrackSearchSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "jack-johnson-page-1")))

@@ -4,6 +4,7 @@ import StubServer
 import StubServerInProcess
 import StubServerRemote
 import StubServerTesting
+import StubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import Testing
 
 /// The server's behaviour as URLSession meets it, over both transports: the same stub, variant, status, body,
 /// journal and strict-helper messages; faults in URLSession's words.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TransportParityTests {
     static let host = URL(string: "https://api.example.com")!
     static let body = #"{"id":1,"name":"thirty-three bytes"}"#

@@ -6,7 +6,7 @@ import Testing
 @testable import HTTPEngine
 
 /// The engine over real loopback sockets with a responder of the test's own: replies now, later and streamed.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HTTPServerTests {
     /// Parks requests to `/park` (their promises come out of `parked`), streams `/stream`, and answers the rest
     /// at once with their path.

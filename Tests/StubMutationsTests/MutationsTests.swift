@@ -5,7 +5,7 @@ import Testing
 
 @testable import StubMutations
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct MutationsTests {
     static let json = HTTPHeaders([("Content-Type", "application/json")])
 

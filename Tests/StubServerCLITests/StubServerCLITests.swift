@@ -9,7 +9,7 @@
     #endif
 
     /// The `stub-server` binary: commands, exit codes, and what it prints.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct StubServerCLITests {
         @Test(arguments: [
             ["--help"], ["help"], ["serve", "--help"], ["validate", "--help"], ["routes", "-h"], ["help", "routes"],

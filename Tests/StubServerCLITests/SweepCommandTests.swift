@@ -9,7 +9,7 @@
     /// over HTTP; a client that fails on the unmutated answer is refused before any mutant runs.
     // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
     // while it waits its turn, so a minute fails cases that are only queued.
-    @Suite(.timeLimit(.minutes(10)))
+    @Suite(.takesTurns, .timeLimit(.minutes(10)))
     struct SweepCommandTests {
         static let stubs = """
             {"stubs": [{"name": "item", "request": {"method": "GET", "path": "/item"},
@@ -116,6 +116,45 @@
             #expect(byID["name:null"] == "passed")
             #expect(byID["count:removed"] == "passed")
             #expect(byID["fault:hang"] == "failed")
+        }
+
+        /// An event stream is swept like a body: a client that passes when `data: [DONE]` begins a line fails exactly
+        /// on the mutants whose stream has no such line (cut before it, no terminal, CR endings, a pause past its
+        /// patience, an answer that is no stream) and passes the rest, each served over HTTP by its ID.
+        @Test func aStreamStub_isSweptByEventAndByEnding() async throws {
+            let stream = """
+                {"stubs": [{"name": "answer", "request": {"method": "GET", "path": "/answer"},
+                  "variants": {"good": {"events": [
+                      {"event": "token", "id": "1", "data": {"t": "a"}},
+                      {"event": "token", "id": "2", "data": {"t": "b"}},
+                      {"event": "done", "id": "3", "data": "[DONE]"}]},
+                    "bad": {"status": 500, "body": "{}"}, "nil": {"status": 200, "body": ""}}}]}
+                """
+            let fixtures = try TemporaryFixtures(["api/stubs.json": stream])
+            defer { fixtures.remove() }
+            // Two seconds of patience: the hangs and the 61-second pause fail in two seconds each.
+            let client = #"curl -s -N --max-time 2 "$STUB_SERVER_URL/answer" | grep -q '^data: \[DONE\]'"#
+            let report = fixtures.url("report.json")
+            let result = try await CLIRunner.run(
+                [
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "answer", "--timeout", "20", "--report",
+                    report.path, "--", "sh", "-c", client,
+                ], limit: 300)
+            #expect(result.status == 1, "\(result.stderr)")
+            let (byID, counts) = try Self.outcomes(in: report)
+            let failed: Set<String> = [
+                "status:204", "status:503", "body:html-error-page", "events:no-terminal", "events:cr",
+                "events:idle-pause", "event[1]:then-end", "event[1]:then-reset", "event[1]:then-hang",
+                "event[2]:then-end", "event[2]:then-reset", "event[2]:then-hang", "event[3]:dropped",
+            ]
+            #expect(Set(byID.filter { $0.value == "failed" }.keys) == failed)
+            #expect(byID.count == 47, "every mutant of the three events: \(byID.keys.sorted())")
+            #expect(counts == ["passed": 47 - failed.count, "failed": failed.count, "crashed": 0, "hung": 0])
+            for passing in [
+                "event[3]:then-hang", "event[3]:then-reset", "events:crlf", "event[2]:split", "events:huge-event",
+            ] {
+                #expect(byID[passing] == "passed", "\(passing)")
+            }
         }
 
         @Test func aClientThatFailsTheUnmutatedAnswer_isRefusedBeforeAnyMutant() async throws {

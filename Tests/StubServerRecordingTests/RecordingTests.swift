@@ -7,7 +7,7 @@ import StubTestSupport
 import Testing
 
 /// Recording and proxying on loopback, with a second stub server standing in for the real API.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RecordingTests {
     static let searchBody = Array(#"{"resultCount":1,"results":[{"trackName":"Banana Pancakes","trackId":1}]}"#.utf8)
 

@@ -8,7 +8,7 @@ import Testing
 @testable import StubServer
 
 /// Watch mode: a fixtures folder edited, broken and repaired while a client keeps calling.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct FixtureWatchTests {
     static func stubs(_ name: String = "a", body: String) -> String {
         #"{"stubs": [{"name": "\#(name)", "request": {"path": "/\#(name)"}, "variants": {"good": {"body": "\#(body)"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#

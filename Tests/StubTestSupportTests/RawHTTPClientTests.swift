@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The test client against a peer the test plays itself: a listener, and the accepted side adopted as a client.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RawHTTPClientTests {
     /// A connected pair: the client, and the listener's side of its connection.
     static func connectedPair(timeout: Int = 60) async throws -> (client: RawHTTPClient, peer: RawHTTPClient) {

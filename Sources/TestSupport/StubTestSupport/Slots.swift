@@ -1,0 +1,30 @@
+/// At most `count` holders at once; the rest wait their turn, first come first served, without holding a thread.
+package actor Slots {
+    /// The heavy suites' tests (`TakesTurns`).
+    package static let heavyTests = Slots(count: 6)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    package init(count: Int) {
+        free = count
+    }
+
+    /// Returns once a slot is this caller's.
+    package func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives the caller's slot to the first waiting, or back.
+    package func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
