@@ -104,10 +104,14 @@
         }
 
         /// The mutant box of a stub: an ID of its variant typed and answered makes the app's next request get that
-        /// mutant; an ID it has not is refused on the page with the nearest; an empty box clears the choice.
+        /// mutant; an ID it has not is refused on the page with the nearest; an empty box clears the choice; a stream
+        /// stub's mutant is chosen the same way.
         @Test func thePage_answersAMutantChosenByID() async throws {
-            let stubs =
-                #"{"stubs": [{"name": "items", "request": {"path": "/items"}, "variants": {"good": {"headers": {"Content-Type": "application/json"}, "body": "{\"items\": [{\"name\": \"a\"}]}"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#
+            let stubs = #"""
+                {"stubs": [
+                  {"name": "items", "request": {"path": "/items"}, "variants": {"good": {"headers": {"Content-Type": "application/json"}, "body": "{\"items\": [{\"name\": \"a\"}]}"}, "bad": {"body": "{"}, "nil": {"body": ""}}},
+                  {"name": "answer", "request": {"path": "/answer"}, "variants": {"good": {"events": [{"event": "token", "data": "a"}, {"event": "token", "data": "b"}, {"event": "done", "data": "[DONE]"}]}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}
+                """#
             let fixtures = try TemporaryFixtures(["api/stubs.json": stubs])
             defer { fixtures.remove() }
             try await withStubServer(fixtures: fixtures.root) { server in
@@ -149,6 +153,21 @@
                         server.mutation(forStub: "items") == nil
                     }
                     #expect(try await fetched().1 == #"{"items": [{"name": "a"}]}"#)
+
+                    // A stream's mutant, chosen the same way: the event it drops is not sent.
+                    let streamBox = #"[data-stub="answer"] input"#
+                    let streamInput = try await browser.find(streamBox)
+                    try await browser.click(streamInput)
+                    try await browser.sendKeys(streamInput, "event[2]:dropped")
+                    try await browser.click(try await browser.find(#"[data-stub="answer"] button"#))
+                    try await waitUntil("the stream's mutant to be chosen", every: .milliseconds(20)) {
+                        server.mutation(forStub: "answer") == "event[2]:dropped"
+                    }
+                    let url = URL(string: server.baseURL.absoluteString + "/answer")!
+                    let stream = String(decoding: try await Self.session().data(from: url).0, as: UTF8.self)
+                    #expect(stream.contains("data: a\n") && stream.contains("data: [DONE]\n"), "\(stream)")
+                    #expect(!stream.contains("data: b\n"), "\(stream)")
+                    #expect(try await browser.text("#status") == "answer answers its mutant event[2]:dropped")
                 }
             }
         }

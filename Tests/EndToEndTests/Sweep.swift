@@ -62,13 +62,14 @@ extension Slots {
     /// limiting it would only make it wait.
     static let sweepCases = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 16 : 1_000)
 
-    /// Exit tests run one at a time. Swift Testing on Linux reads a running exit test's events with a blocking read
+    /// Exit tests run one at a time by default. Swift Testing on Linux reads a running exit test's events with a blocking read
     /// on a cooperative thread until its child ends (swift-testing, ExitTest.swift, `_processRecords(fromBackChannel:)`),
     /// so each exit test under way holds one of the pool's threads, as many as the cores: two at once stopped every
     /// other test on a 2-core machine. And a child that ended before its parent's task registered its wait keeps
     /// Swift Testing's waiter thread spinning in `waitid` (WaitFor.swift) until it does: 70% of a core in a run of
-    /// the fragile client's exit tests alone.
-    static let exitTests = Slots(count: 1)
+    /// the fragile client's exit tests alone. Under `SWEEP=all` (hundreds of children, some waiting out a hang) three at
+    /// once, so that the step ends in minutes.
+    static let exitTests = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 3 : 1)
 }
 
 extension Sweep {
