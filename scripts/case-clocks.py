@@ -14,7 +14,10 @@ import sys
 def clocks(path):
     started = {}
     for line in open(path, encoding="utf-8"):
-        record = json.loads(line)
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a run cut short leaves its last line unfinished
         if record.get("kind") != "event":
             continue
         event = record["payload"]
