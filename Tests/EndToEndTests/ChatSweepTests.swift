@@ -90,7 +90,7 @@ struct ChatSweepTests {
 
     @Test(arguments: try mutants.get())
     func inProcess_theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
-        let screens = try await Sweep.inSlot {
+        let screens = try await Slots.holding(.sweepCases) {
             try await mutant.withStubs { stubs in
                 let screen = await ChatViewModel(
                     url: URL(string: "https://chat.catalog.test" + Self.path)!,
@@ -107,7 +107,7 @@ struct ChatSweepTests {
         // MockData's stream without its pauses (the same mutants), and a 2 s idle limit: URLSession on Linux spins
         // while a connection is quiet (a stream left open for 10 s cost 7 s of system time here). A quiet spell
         // that a busy machine makes is resumed like a real one (`Last-Event-ID`), so the answer is still whole.
-        try await Sweep.inSlot {
+        try await Slots.holding(.sweepCases) {
             try await withStubServer(catalog: try EventStreamMutantTests.chat.catalog) { server in
                 try server.setMutation(mutant.id, forStub: "chat-completion")
                 let screen = await ChatViewModel(
@@ -211,7 +211,7 @@ struct ChatSweepTests {
             // 5 s for the mutants predicted to hang (their run never ends, so the wait is their whole cost); a
             // minute, which only ends a hang, for the rest, whose child may start slowly on a busy machine.
             let seconds = expected == .hung ? 5 : 60
-            let result = await Sweep.oneExitTestAtATime {
+            let result = await Slots.holding(.exitTests) {
                 await #expect(processExitsWith: expected == .passed ? .success : .failure) {
                     [mutant, seconds = seconds as Int] in
                     await mutant.exitAfter(within: .seconds(seconds)) { stubs in

@@ -12,7 +12,7 @@
 
     /// An exit test's child process records the answers its stubs gave, under the name of the test that ran it (no
     /// test is current in the child): each line the child's journal entry, nothing lost, nothing doubled.
-    // Ten minutes: its children wait their turn behind the sweeps' (`Sweep.oneExitTestAtATime`), and the clock runs
+    // Ten minutes: its children wait their turn behind the sweeps' (`Slots.exitTests`), and the clock runs
     // while they wait.
     @Suite(.timeLimit(.minutes(10)))
     struct ExitTestCoverageTests {
@@ -28,7 +28,7 @@
             #expect(mutants.count == 2)
             for (index, mutant) in mutants.enumerated() {
                 let (coverage, journal) = (folder.path, journals.appendingPathComponent("\(index).txt").path)
-                await Sweep.oneExitTestAtATime {
+                await Slots.holding(.exitTests) {
                     await #expect(processExitsWith: .success) {
                         [mutant = mutant as StubMutant, coverage = coverage as String, journal = journal as String] in
                         // The child's own environment: the run-wide setting a parent would pass down.

@@ -95,7 +95,7 @@ struct FragileClientSweepTests {
     /// Which of them: `Sweep` (every one under `SWEEP=all`).
     static let mutants = Result { try Sweep.cases(StubMutant.all(of: "releases", fixtures: "FragileFixtures")) }
 
-    /// Which the fragile client meets, each in a child process run one at a time (`Sweep.oneExitTestAtATime`):
+    /// Which the fragile client meets, each in a child process run one at a time (`Slots.exitTests`):
     /// every one under `SWEEP=all`; otherwise a few of each outcome, so that a plain `swift test` on one core ends
     /// within its minutes.
     static let fragileMutants = Result {
@@ -115,7 +115,7 @@ struct FragileClientSweepTests {
             // wait is their whole cost); a minute, which only ends a hang, for the rest, whose child may start slowly
             // on a busy machine.
             let seconds = expected == .hung ? 5 : 60
-            let result = await Sweep.oneExitTestAtATime {
+            let result = await Slots.holding(.exitTests) {
                 await #expect(processExitsWith: expected == .passed ? .success : .failure) {
                     [mutant, seconds = seconds as Int] in
                     await mutant.exitAfter(within: .seconds(seconds)) { stubs in

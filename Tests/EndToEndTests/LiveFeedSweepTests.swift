@@ -60,7 +60,7 @@ struct LiveFeedSweepTests {
     @MainActor
     @Test(arguments: try mutants.get())
     func theCarefulScreen_endsReadable(_ mutant: StubMutant) async throws {
-        let screens = try await Sweep.inSlot {
+        let screens = try await Slots.holding(.sweepCases) {
             try await mutant.withServer { server in
                 let screen = LiveChartViewModel()
                 await screen.open(port: server.port)
@@ -138,7 +138,7 @@ struct LiveFeedSweepTests {
             let expected = try await Self.expectedOutcome(of: mutant)
             // 5 s for the mutants predicted to hang; a minute, which only ends a hang, for the rest.
             let seconds = expected == .hung ? 5 : 60
-            let result = await Sweep.oneExitTestAtATime {
+            let result = await Slots.holding(.exitTests) {
                 await #expect(processExitsWith: expected == .passed ? .success : .failure) {
                     [mutant, seconds = seconds as Int] in
                     await mutant.exitAfterServing(within: .seconds(seconds)) { server in

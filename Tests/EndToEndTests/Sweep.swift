@@ -72,29 +72,3 @@ extension Slots {
     /// to 245 s.
     static let exitTests = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 1_000 : 1)
 }
-
-extension Sweep {
-    /// Runs `body` once one of `slots`' slots is free.
-    static func inSlot<T>(
-        of slots: Slots = .sweepCases, isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> T
-    ) async rethrows -> T {
-        await slots.acquire()
-        do {
-            let result = try await body()
-            await slots.release()
-            return result
-        } catch {
-            await slots.release()
-            throw error
-        }
-    }
-
-    /// Runs `body`, which runs an exit test, once no other exit test of the sweeps runs (see `Slots.exitTests`).
-    @discardableResult
-    static func oneExitTestAtATime<T>(
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
-    ) async rethrows -> T {
-        try await inSlot(of: .exitTests, body)
-    }
-}

@@ -23,6 +23,22 @@ package actor Slots {
         await withCheckedContinuation { waiting.append($0) }
     }
 
+    /// Runs `body` holding one of `slots`' slots, given back however `body` ends.
+    @discardableResult
+    package static func holding<T>(
+        _ slots: Slots, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        await slots.acquire()
+        do {
+            let result = try await body()
+            await slots.release()
+            return result
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
     /// Gives the caller's slot to the first waiting, or back.
     package func release() {
         if waiting.isEmpty {

@@ -20,14 +20,7 @@ package struct TakesTurns: TestTrait, SuiteTrait, TestScoping {
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        await Slots.heavyTests.acquire()
-        do {
-            try await function()
-        } catch {
-            await Slots.heavyTests.release()
-            throw error
-        }
-        await Slots.heavyTests.release()
+        try await Slots.holding(.heavyTests) { try await function() }
     }
 }
 
