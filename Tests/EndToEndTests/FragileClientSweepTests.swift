@@ -111,10 +111,10 @@ struct FragileClientSweepTests {
         @Test(arguments: try fragileMutants.get())
         func theFragileClient_breaksOnExactlyTheMutantsThatBreakAnAssumption(_ mutant: StubMutant) async throws {
             let expected = try await Self.expectedOutcome(of: mutant)
-            // The window that calls a run hung: 5 s for the mutants predicted to hang (their run never ends, so the
+            // The window that calls a run hung: 3 s for the mutants predicted to hang (their run never ends, so the
             // wait is their whole cost); a minute, which only ends a hang, for the rest, whose child may start slowly
             // on a busy machine.
-            let seconds = expected == .hung ? 5 : 60
+            let seconds = expected == .hung ? 3 : 60
             let result = await Slots.holding(.exitTests) {
                 await #expect(processExitsWith: expected == .passed ? .success : .failure) {
                     [mutant, seconds = seconds as Int] in

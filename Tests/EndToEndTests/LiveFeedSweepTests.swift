@@ -136,8 +136,8 @@ struct LiveFeedSweepTests {
         @Test(arguments: try fragileMutants.get())
         func theFragileClient_breaksOnExactlyTheMutantsThatBreakAnAssumption(_ mutant: StubMutant) async throws {
             let expected = try await Self.expectedOutcome(of: mutant)
-            // 5 s for the mutants predicted to hang; a minute, which only ends a hang, for the rest.
-            let seconds = expected == .hung ? 5 : 60
+            // 3 s for the mutants predicted to hang; a minute, which only ends a hang, for the rest.
+            let seconds = expected == .hung ? 3 : 60
             let result = await Slots.holding(.exitTests) {
                 await #expect(processExitsWith: expected == .passed ? .success : .failure) {
                     [mutant, seconds = seconds as Int] in
