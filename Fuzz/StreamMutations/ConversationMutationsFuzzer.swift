@@ -44,59 +44,61 @@ func checkConversationMutations(of conversation: MutableConversation) {
         precondition(
             ConversationMutations.mutant(mutant.id, of: conversation) == mutant, "\(mutant.id) not found again")
     }
-    let messages = conversation.outputs.filter(\.isMessage)
     for mutant in mutants.prefix(64) where !mutant.id.hasSuffix(":huge") {
-        let id = mutant.id
-        let mutated = mutant.apply(to: conversation)
-        let outputs = mutated.outputs
-        let mutatedMessages = outputs.filter(\.isMessage)
-        if id == "conversation:ping-flood" {
-            precondition(mutated.steps.count == conversation.steps.count + ConversationChange.pingFloodCount, id)
-            precondition(
-                mutated.steps.prefix(ConversationChange.pingFloodCount).allSatisfy {
-                    $0 == .send(.ping([]), delayMs: 0)
-                }, id)
-            continue
+        // Each mutant is told by its change, not its ID: a quoted JSON key may hold any text, `:then-close-` too.
+        guard case .conversation(let change) = mutant.change else {
+            preconditionFailure("\(mutant.id) is no conversation's")
         }
-        if id == "conversation:no-close" {
-            precondition(!mutated.steps.contains(where: \.endsTheSocket) && mutatedMessages == messages, id)
-            continue
-        }
-        guard id.hasPrefix("message["), let number = Int(id.dropFirst("message[".count).prefix { $0 != "]" }),
-            number >= 1, number <= messages.count
-        else { preconditionFailure("\(id) names no message") }
+        check(mutant.id, change, applied: mutant.apply(to: conversation), to: conversation)
+    }
+}
+
+/// Checks `mutated`, what `change` (named `id`) made of `conversation`; traps when it does not hold.
+private func check(
+    _ id: String, _ change: ConversationChange, applied mutated: MutableConversation,
+    to conversation: MutableConversation
+) {
+    let messages = conversation.outputs.filter(\.isMessage)
+    let outputs = mutated.outputs
+    let mutatedMessages = outputs.filter(\.isMessage)
+    switch change {
+    case .pingFlood:
+        precondition(mutated.steps.count == conversation.steps.count + ConversationChange.pingFloodCount, id)
+        precondition(
+            mutated.steps.prefix(ConversationChange.pingFloodCount).allSatisfy { $0 == .send(.ping([]), delayMs: 0) },
+            id)
+    case .noClose:
+        precondition(!mutated.steps.contains(where: \.endsTheSocket) && mutatedMessages == messages, id)
+    case .message(let number, let messageChange):
+        precondition(id.hasPrefix("message[\(number)]:") && number >= 1 && number <= messages.count, id)
         let place = outputs.indices.filter { outputs[$0].isMessage }
-        if id.hasSuffix(":dropped") {
-            precondition(mutatedMessages.count == messages.count - 1, id)
-        } else if id.hasSuffix(":twice") {
-            precondition(mutatedMessages.count == messages.count + 1, id)
-        } else if id.hasSuffix(":swapped-with-next") {
+        switch messageChange {
+        case .dropped: precondition(mutatedMessages.count == messages.count - 1, id)
+        case .twice: precondition(mutatedMessages.count == messages.count + 1, id)
+        case .swapped:
             precondition(mutatedMessages.map { "\($0)" }.sorted() == messages.map { "\($0)" }.sorted(), id)
             precondition(
                 mutatedMessages[number - 1] == messages[number] && mutatedMessages[number] == messages[number - 1], id)
-        } else if id.hasSuffix(":as-binary") {
+        case .asBinary:
             precondition(mutatedMessages.count == messages.count, id)
             guard case .text(let text) = messages[number - 1] else { preconditionFailure("\(id) of no text") }
             precondition(mutatedMessages[number - 1] == .binary(Array(text.utf8)), id)
-        } else if id.hasSuffix(":fragmented") {
+        case .fragmented:
             precondition(mutatedMessages.count == messages.count, id)
             guard case .fragmented(_, frames: 3) = mutatedMessages[number - 1] else { preconditionFailure(id) }
-        } else if id.contains(":then-close-") || id.hasSuffix(":then-drop") {
-            precondition(mutatedMessages == messages, id)
-            let next = outputs[place[number - 1] + 1]
-            if id.hasSuffix(":then-drop") {
-                precondition(next == .drop, id)
-            } else {
-                guard case .close(let code, _) = next, "\(code)" == id.split(separator: "-").last.map(String.init)
-                else { preconditionFailure("\(id): \(next)") }
-                precondition(WebSocketCloseCode.maySend(Int(code)), id)
-            }
-        } else {
-            // A JSON value's mutant: the same messages but the Nth, JSON text still.
-            precondition(mutatedMessages.count == messages.count, id)
-            guard case .text(let text) = mutatedMessages[number - 1], JSONNode(parsing: Array(text.utf8)) != nil
-            else { preconditionFailure("\(id) is no JSON text") }
+        case .thenDrop:
+            precondition(mutatedMessages == messages && outputs[place[number - 1] + 1] == .drop, id)
+        case .thenClose(let code):
+            precondition(mutatedMessages == messages && id == "message[\(number)]:then-close-\(code)", id)
+            guard case .close(code, _) = outputs[place[number - 1] + 1] else { preconditionFailure(id) }
+            precondition(WebSocketCloseCode.maySend(Int(code)), id)
         }
+    case .json(let number, _, _):
+        // The same messages but the Nth, JSON text still.
+        precondition(id.hasPrefix("message[\(number)]") && number >= 1 && number <= messages.count, id)
+        precondition(mutatedMessages.count == messages.count, id)
+        guard case .text(let text) = mutatedMessages[number - 1], JSONNode(parsing: Array(text.utf8)) != nil
+        else { preconditionFailure("\(id) is no JSON text") }
     }
 }
 

@@ -42,6 +42,16 @@ import Testing
         #expect(ids.contains("data(token).text:null") && !ids.contains { $0.hasPrefix("data(done)") })
     }
 
+    /// Data that is a JSON array names its elements `data(type)[*]`, as a message's are `message[N][*]`.
+    @Test func anArrayOfData_namesItsElementsUnderTheEventType() {
+        let stream = MutableEventStream(
+            status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]),
+            blocks: [.init(lines: ["event: rows", #"data: [{"id":1},{"id":2}]"#], delayMs: 0)])
+        let ids = EventStreamMutations.of(stream).map(\.id)
+        #expect(ids.contains("data(rows)[*].id:null") && ids.contains("data(rows):one"))
+        #expect(!ids.contains { $0.contains("$") }, "\(ids)")
+    }
+
     @Test(arguments: [
         ("event[2]:dropped", ["1", "3", "4"]),
         ("event[2]:twice", ["1", "2", "2", "3", "4"]),

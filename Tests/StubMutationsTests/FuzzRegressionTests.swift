@@ -36,4 +36,32 @@ struct FuzzRegressionTests {
         #expect(ids.contains(#"["\#(key)"]:removed"#))
         #expect(ids.contains("nested.\(key):removed"), "only the top level is quoted")
     }
+
+    /// The stream-mutations target told a WebSocket message's mutants apart by what their IDs contain, and a JSON key
+    /// holding `message[2]:then-close-1008` made a value's mutant look like a close after message 3 (CI's fuzz step,
+    /// 2026-11-29). The package was right: the key is quoted, the IDs are unique and each finds its own mutant. The
+    /// target now tells mutants by their change. The same input showed a top-level array's elements named
+    /// `message[2].$[*]`; they are `message[2][*]` now, as an event's data is `data(type)[*]`.
+    @Test func aKeyThatReadsLikeAMessageMutant_staysAValueMutant() throws {
+        let conversation = MutableConversation(steps: [
+            .send(.text("plain"), delayMs: 0),
+            .reply(on: 0, send: [.text(#"[1, {"a message[2]:then-close-1008 b": null}]"#), .text("")], delayMs: 0),
+            .drop(afterMs: 0),
+        ])
+        let mutants = ConversationMutations.of(conversation)
+        #expect(Set(mutants.map(\.id)).count == mutants.count)
+        let id = #"message[2][*]["a message[2]:then-close-1008 b"]:removed"#
+        let mutant = try #require(ConversationMutations.mutant(id, of: conversation), "ids: \(mutants.map(\.id))")
+        guard case .conversation(.json(2, _, .removed)) = mutant.change else {
+            Issue.record("\(id) is \(mutant.change)")
+            return
+        }
+        let mutated = mutant.apply(to: conversation)
+        #expect(mutated.steps.count == conversation.steps.count, "no close was added")
+        #expect(mutated.message(at: mutated.messages[1]) == .text("[1,{}]"))
+        let close = try #require(ConversationMutations.mutant("message[2]:then-close-1008", of: conversation))
+        #expect(close.change == .conversation(.message(2, .thenClose(1008))))
+        #expect(mutants.contains { $0.id == "message[2][*]:null" })
+        #expect(!mutants.contains { $0.id.contains("$") }, "\(mutants.map(\.id))")
+    }
 }

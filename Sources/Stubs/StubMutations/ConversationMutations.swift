@@ -30,11 +30,7 @@ package enum ConversationMutations {
                 let document = JSONNode(parsing: Array(text.utf8))
             else { continue }
             for shape in ValueShape.collect(document) {
-                let name =
-                    shape.name == "$"
-                    ? "message[\(offset + 1)]"
-                    : shape.name.hasPrefix("[")
-                        ? "message[\(offset + 1)]\(shape.name)" : "message[\(offset + 1)].\(shape.name)"
+                let name = ValueShape.name(shape.name, under: "message[\(offset + 1)]")
                 for change in shape.changes {
                     mutants.append(
                         Mutation(

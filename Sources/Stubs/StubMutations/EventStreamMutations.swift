@@ -30,7 +30,7 @@ package enum EventStreamMutations {
             }
             guard let first = documents.first else { continue }
             for shape in ValueShape.collect(first) {
-                let name = dataName(type, shape.name)
+                let name = ValueShape.name(shape.name, under: "data(\(type))")
                 for change in shape.changes {
                     mutants.append(
                         Mutation(
@@ -45,14 +45,6 @@ package enum EventStreamMutations {
     /// The mutant of `stream` whose ID is `id`, or nil when it has none.
     package static func mutant(_ id: String, of stream: MutableEventStream) -> Mutation? {
         of(stream).first { $0.id == id }
-    }
-
-    /// `data(token).choices[*].delta.content`: the data of events of `type` at the path named `path` (`$`, the
-    /// data itself).
-    static func dataName(_ type: String, _ path: String) -> String {
-        let head = "data(\(type))"
-        if path == "$" { return head }
-        return path.hasPrefix("[") ? head + path : "\(head).\(path)"
     }
 
     private static func mutation(_ change: EventStreamChange, of stream: MutableEventStream) -> Mutation {

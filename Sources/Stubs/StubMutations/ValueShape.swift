@@ -57,6 +57,14 @@ struct ValueShape {
         return "\(parent == "$" ? "" : parent)[\(JSONNode.string(key).shown)]"
     }
 
+    /// A path's name under `head` (a WebSocket message, an event type's data): `head` for the document itself,
+    /// then `head.key`, `head[*]` (not `head.$[*]`), `head["odd key"]`.
+    static func name(_ name: String, under head: String) -> String {
+        if name == "$" { return head }
+        let rest = name.hasPrefix("$") ? name.dropFirst() : Substring(name)
+        return rest.hasPrefix("[") ? head + rest : "\(head).\(rest)"
+    }
+
     /// What whole-answer mutant IDs start with, before their colon.
     static let wholeChangeNames = Set(WholeChange.all.map { String($0.id.prefix { $0 != ":" }) })
 
