@@ -6,6 +6,7 @@
 # floor sits four times under it; at 1,000 a second it failed a CI run that had found nothing wrong.
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]      default: 60 seconds, every target
+#   FRESH=1 Fuzz/run.sh 100                 each target from its seeds alone, as CI's fresh clone starts
 #
 # Targets: request-decoder (Sources/Stubs/HTTPEngine's RequestDecoder, dictionary Fuzz/http.dict), xml-path
 # (Sources/Shared/XMLPath's XMLPathParser with the top-songs registrations, dictionary Fuzz/xml.dict) and stub-server
@@ -190,7 +191,14 @@ for target in "${targets[@]}"; do
   started=$(date +%s)
   build "$target"
   echo "fuzz: built $target in $(( $(date +%s) - started )) s"
-  mkdir -p "$out/corpus/$target"
+  # FRESH=1 starts from the seeds alone, as a CI clone does: a corpus grown by earlier runs steers libFuzzer along
+  # paths it has walked, and a property a fresh run trips in seconds can hide from it for minutes.
+  corpus="$out/corpus/$target"
+  if [ -n "${FRESH:-}" ]; then
+    corpus="$out/fresh/$target"
+    rm -rf "$corpus"
+  fi
+  mkdir -p "$corpus"
   log="$out/$target.log"
   set +e
   # Every target checks for leaks; Fuzz/lsan.supp names the few allocations LeakSanitizer cannot follow (Swift
@@ -198,7 +206,7 @@ for target in "${targets[@]}"; do
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp" \
     "$out/$target" -max_total_time="$seconds" -timeout=10 -dict="$(dictionary "$target")" -print_final_stats=1 \
     -detect_leaks=1 \
-    -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Fuzz/seeds/$target" >"$log" 2>&1
+    -artifact_prefix="$out/crashes/$target-" "$corpus" "Fuzz/seeds/$target" >"$log" 2>&1
   result=$?
   set -e
   execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log" | tail -1)
