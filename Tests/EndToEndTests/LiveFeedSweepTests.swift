@@ -27,7 +27,7 @@ struct LiveFeedSweepTests {
             try StubMutant.all(of: "live-updates"), id: \.id,
             keeping: ["conversation:"] + (1...4).flatMap { number in changes.map { "message[\(number)]" + $0 } },
             every: 10)
-        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return sampled }
+        if FullSweep.isOn { return sampled }
         return sampled.filter { $0.id != "message[4]:dropped" && !$0.id.hasPrefix("message[4].type:") }
     }
 

@@ -14,7 +14,7 @@ enum Sweep {
     /// (bodies, types, statuses, faults, the late answer) and every twentieth of the rest, so that a plain
     /// `swift test` stays fast. Every mutant of a screen costs seconds to tens of seconds of CPU in a debug build.
     static func cases(_ mutants: [StubMutant]) -> [StubMutant] {
-        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return mutants }
+        if FullSweep.isOn { return mutants }
         let whole = ["body:", "content-type:", "status:", "fault:", "delay:"]
         var values = 0
         return mutants.filter { mutant in
@@ -28,7 +28,7 @@ enum Sweep {
     /// and every `every`th of the rest (none for 0), so that a plain `swift test` (on one core too) stays within its
     /// minute.
     static func sample<Item>(_ items: [Item], id: (Item) -> String, keeping prefixes: [String], every: Int) -> [Item] {
-        if ProcessInfo.processInfo.environment["SWEEP"] == "all" { return items }
+        if FullSweep.isOn { return items }
         var rest = 0
         return items.filter { item in
             if prefixes.contains(where: id(item).hasPrefix) { return true }
@@ -60,7 +60,7 @@ extension Slots {
     /// `SWEEP=all` hundreds of cases start together, and a client started among them all would see its server
     /// starved for longer than any limit it keeps: there, 16 at a time. A plain `swift test` runs a sample, and
     /// limiting it would only make it wait.
-    static let sweepCases = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 16 : 1_000)
+    static let sweepCases = Slots(count: FullSweep.isOn ? 16 : 1_000)
 
     /// Exit tests run one at a time by default. Swift Testing on Linux reads a running exit test's events with a blocking read
     /// on a cooperative thread until its child ends (swift-testing, ExitTest.swift, `_processRecords(fromBackChannel:)`),
@@ -70,5 +70,5 @@ extension Slots {
     /// the fragile client's exit tests alone. Under `SWEEP=all` (CI's sweep step: the sweeps alone, ~450
     /// children) four at once: with no limit all of them started together and the machine was theirs for tens of
     /// seconds (the feed's careful screen, started among them, ran out of patience for 9 mutants in a CI run).
-    static let exitTests = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 4 : 1)
+    static let exitTests = Slots(count: FullSweep.isOn ? 4 : 1)
 }

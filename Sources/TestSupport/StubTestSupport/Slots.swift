@@ -1,11 +1,9 @@
-import Foundation
-
 /// At most `count` holders at once; the rest wait their turn, first come first served, without holding a thread.
 package actor Slots {
     /// The heavy suites' tests (`TakesTurns`). Under `SWEEP=all` (CI's sweep step, the sweeps alone) no limit: the
     /// sweeps hold their cases to turns of their own, and a sweep's test that waits out hangs for minutes would
     /// hold back the rest.
-    package static let heavyTests = Slots(count: ProcessInfo.processInfo.environment["SWEEP"] == "all" ? 1_000 : 6)
+    package static let heavyTests = Slots(count: FullSweep.isOn ? 1_000 : 6)
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
