@@ -6,7 +6,9 @@
 #   scripts/stress-tests.sh N [MODE...]     MODE: plain (default all three), pinned (taskset -c 0), loaded (2 x yes)
 #
 # Builds the tests once (`swift build --build-tests`), then runs `swift test --skip-build` each time. Logs are in
-# .build/stress/MODE-RUN.log. Exits 1 when any run failed.
+# .build/stress/MODE-RUN.log, emptied each time; a failed run's log and event stream are also copied to
+# .build/stress-failures/, which no run empties, so a once-in-N failure is never lost to the next run. Exits 1 when
+# any run failed.
 set -euo pipefail  # every pipeline below reads its input to the end (awk, not head): no SIGPIPE
 cd "$(dirname "$0")/.."
 
@@ -60,6 +62,11 @@ for mode in "${modes[@]}"; do
     echo "stress: $mode run $run: $verdict in $(($(date +%s) - started)) s ($(grep -E -o 'Test run with [0-9]+ tests' "$log" | tail -1 || true))"
     if [ "$verdict" = FAILED ]; then
       grep -E '^✘ Test .* (failed|recorded an issue)' "$log" | sed 's/^/    /' | sort -u | awk 'NR <= 20' || true
+      kept=".build/stress-failures/$(date +%Y%m%d-%H%M%S)-$mode-$run"
+      mkdir -p .build/stress-failures
+      cp "$log" "$kept.log"
+      cp "$logs/$mode-$run.jsonl" "$kept.jsonl" 2>/dev/null || true
+      echo "    kept in $kept.log"
     fi
   done
   stop_hogs
