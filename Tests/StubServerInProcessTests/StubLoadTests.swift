@@ -68,3 +68,57 @@ struct StubLoadTests {
             ])
     }
 }
+
+/// A protocol client that notes when each call came.
+private final class TimingClient: NSObject, URLProtocolClient, Sendable {
+    let calls = Lock<[(call: String, at: ContinuousClock.Instant)]>([])
+
+    private func note(_ call: String) { calls.withLock { $0.append((call, ContinuousClock.now)) } }
+    func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {}
+    func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {}
+    func urlProtocol(
+        _ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy
+    ) { note("response") }
+    func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) { note("body") }
+    func urlProtocolDidFinishLoading(_ protocol: URLProtocol) { note("finished") }
+    func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        note((error as? URLError)?.code == .timedOut ? "timed out" : "failed")
+    }
+    func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {}
+    func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {}
+}
+
+/// A stream that goes silent fails one `timeoutInterval` after its last delivery, not up to two: the timer used to
+/// look only at whether something came since it was set, and a piece just after that restarted a whole interval.
+/// A test about a time window: the silence is measured between the client's calls and bounded at 1.5 intervals.
+@Suite(.timeLimit(.minutes(1)))
+struct StubLoadTimeoutTests {
+    @Test(arguments: [1, 2, 3])
+    func aSilentStream_timesOutOneIntervalAfterItsLastPiece(seconds: Int) async throws {
+        let client = TimingClient()
+        let url = URL(string: "https://chat.example.com/v1/chat/completions")!
+        let urlProtocol = URLProtocol(request: URLRequest(url: url), cachedResponse: nil, client: client)
+        // The first piece at once, the second after a tenth of the interval: the old timer, set at the start, saw a
+        // delivery when it ran and waited a whole interval more.
+        let pieces = [
+            BodyPiece(Array("data: 1\n\n".utf8), pauseMs: 0),
+            BodyPiece(Array("data: 2\n\n".utf8), pauseMs: seconds * 100),
+        ]
+        let delivery = EventDelivery(
+            pieces: pieces, eventsThrough: [1, 2], ending: .hang, source: (events: [], lastEventID: nil))
+        let load = StubLoad(
+            answer: StubAnswer(status: .ok, delivery: .events(delivery)), url: url, omitsBody: false,
+            timeout: .seconds(seconds), channel: ClientChannel(urlProtocol), onEnd: {})
+        try await promptly {
+            load.start()
+            try await waitUntil("the load to time out") {
+                client.calls.withLock { $0.contains { $0.call == "timed out" } }
+            }
+        }
+        let calls = client.calls.withLock { $0 }
+        #expect(calls.map(\.call).last == "timed out")
+        let silence = try #require(calls.last).at - calls[calls.count - 2].at
+        #expect(silence >= .seconds(seconds) - .milliseconds(50), "not before a whole interval of silence")
+        #expect(silence < .seconds(seconds) * 1.5, "one interval of silence, not two: \(silence)")
+    }
+}

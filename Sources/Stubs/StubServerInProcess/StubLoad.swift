@@ -29,8 +29,8 @@ final class StubLoad: Sendable {
 
     private struct Progress {
         var ended = false
-        /// Counts deliveries; the timeout checks whether any came since it was set.
-        var deliveries = 0
+        /// When the last delivery (or the start) was: the timeout runs from there.
+        var lastDelivery = DispatchTime.now()
         /// The body so far, for platforms whose URLSession keeps only the last piece (see `deliver`).
         var body: [UInt8] = []
         /// Pieces of a paced body or stream handed to the client.
@@ -165,28 +165,29 @@ final class StubLoad: Sendable {
         channel.send(ending: true) { urlProtocol, client in client.urlProtocolDidFinishLoading(urlProtocol) }
     }
 
-    /// Runs `send` with the channel unless the load has ended, and counts a delivery; false when it had ended.
+    /// Runs `send` with the channel unless the load has ended, and notes when; false when it had ended.
     private func delivered(_ send: (ClientChannel) -> Void) -> Bool {
         let open = progress.withLock { progress in
-            if !progress.ended { progress.deliveries += 1 }
+            if !progress.ended { progress.lastDelivery = .now() }
             return !progress.ended
         }
         if open { send(channel) }
         return open
     }
 
-    /// Ends the load with `URLError(.timedOut)` when a whole `timeout` passes without a delivery; one timer at a
-    /// time, set again while deliveries keep coming.
-    private func armTimeout() {
-        let seen = progress.withLock { $0.deliveries }
+    /// Ends the load with `URLError(.timedOut)` once a whole `timeout` passes without a delivery: one timer at a time,
+    /// set for `timeout` after the last delivery it finds when it runs.
+    private func armTimeout(after deadline: DispatchTime? = nil) {
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let due = deadline ?? progress.withLock { $0.lastDelivery } + .nanoseconds(nanoseconds)
         // Weakly: a load that ended is released at once, not when its timer would have run out.
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        queue.asyncAfter(deadline: due) { [weak self] in
             guard let self else { return }
-            let (ended, deliveries) = progress.withLock { ($0.ended, $0.deliveries) }
+            let (ended, last) = progress.withLock { ($0.ended, $0.lastDelivery) }
             if ended { return }
-            if deliveries != seen { return armTimeout() }
+            let next = last + .nanoseconds(nanoseconds)
+            if next > .now() { return armTimeout(after: next) }
             fail(.timedOut, "the request timed out: the stub sent nothing for \(timeout)")
         }
     }
