@@ -365,8 +365,16 @@ struct ConnectionStateMachineTests {
         #expect(actions.map(\.summary) == ["send head 200 length 3", "send piece 2", "send piece 1", "finish"])
         var head = Machine(timeouts: Self.timeouts, now: 0)
         head.requestDecoded(keepAlive: true, isHead: true, now: 0)
-        let headActions = head.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
-        #expect(headActions.map(\.summary) == ["send head 200 length 3", "finish"])
+        #expect(
+            head.replyReady(Self.reply(.stream(Self.ok, pieces: pieces, chunked: false)), now: 0).map(\.summary) == [
+                "send head 200 length 3", "finish",
+            ])
+        // A HEAD answer is framed as its GET would be (RFC 9110, 9.3.2): chunked, and nothing follows the head.
+        var chunkedHead = Machine(timeouts: Self.timeouts, now: 0)
+        chunkedHead.requestDecoded(keepAlive: true, isHead: true, now: 0)
+        let headActions = chunkedHead.replyReady(
+            Self.reply(.stream(Self.ok, pieces: pieces, chunked: true)), now: 0)
+        #expect(headActions.map(\.summary) == ["send head 200 chunked", "finish"])
     }
 
     @Test(arguments: [
@@ -475,7 +483,7 @@ struct ConnectionStateMachineTests {
         head.requestDecoded(keepAlive: true, isHead: true, now: 0)
         #expect(
             head.replyReady(reply, now: 0).map(\.summary) == [
-                "send head 200 length 0", "stream ended after 0", "finish",
+                "send head 200 chunked", "stream ended after 0", "finish",
             ])
     }
 

@@ -24,6 +24,12 @@ package struct HTTPStatus: Equatable, Hashable, Sendable {
         self.code = code
     }
 
+    /// Whether an answer with this status may carry content: not 1xx, 204 or 304 (RFC 9110, 8.6; RFC 9112, 6.3),
+    /// whose answers also carry no `Content-Length` or `Transfer-Encoding`.
+    package var allowsContent: Bool {
+        code >= 200 && code != 204 && code != 304
+    }
+
     package static let ok = HTTPStatus(200)
     package static let badRequest = HTTPStatus(400)
     package static let notFound = HTTPStatus(404)

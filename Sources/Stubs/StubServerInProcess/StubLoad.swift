@@ -126,7 +126,7 @@ final class StubLoad: Sendable {
             let key = fields.keys.first { $0.lowercased() == name.lowercased() } ?? name
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
-        if contentLength { fields["Content-Length"] = String(answer.body.count) }
+        if contentLength, answer.status.allowsContent { fields["Content-Length"] = String(answer.body.count) }
         let response = HTTPURLResponse(
             url: url, statusCode: answer.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
         return delivered {
@@ -142,7 +142,7 @@ final class StubLoad: Sendable {
     /// `data(for:)` (`URLSessionTask.swift`, `_ProtocolClient.urlProtocol(_:didLoad:)` stores the data under
     /// `.responseData`, replacing what was there): there the body goes in one piece, with its last one.
     private func sendBody(_ bytes: [UInt8], last: Bool) -> Bool {
-        guard !omitsBody else { return delivered { _ in } }
+        guard !omitsBody, answer.status.allowsContent else { return delivered { _ in } }
         var data = Data(bytes)
         #if canImport(FoundationNetworking)
             let whole: [UInt8]? = progress.withLock { progress in

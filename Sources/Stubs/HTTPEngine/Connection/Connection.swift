@@ -216,7 +216,7 @@ final class Connection {
             output.append("HTTP/1.1 100 Continue\r\n\r\n")
         case .response(let response, let keepAlive, let withBody):
             output.append(response.head(date: date.now(), keepAlive: keepAlive))
-            if withBody {
+            if withBody, response.status.allowsContent {
                 if let file = response.file { output.append(file) } else { output.append(response.body) }
             }
         case .streamHead(let response, let keepAlive, let contentLength, let chunked):

@@ -313,9 +313,14 @@ struct ConnectionStateMachine {
             actions.append(.send(.response(response, keepAlive: current.keepAlive, withBody: !current.isHead)))
         case .stream(let response, let pieces, let chunked, let end):
             let length = pieces.reduce(0) { $0 + $1.bytes.count }
-            if current.isHead || (pieces.isEmpty && end == .complete) {
+            if current.isHead || !response.status.allowsContent || (pieces.isEmpty && end == .complete) {
+                // A HEAD answer's framing is its GET's; an empty stream that ends at once is an empty body.
+                let framed = chunked && current.isHead
                 actions.append(
-                    .send(.streamHead(response, keepAlive: current.keepAlive, contentLength: length, chunked: false)))
+                    .send(
+                        .streamHead(
+                            response, keepAlive: current.keepAlive, contentLength: framed ? nil : length,
+                            chunked: framed)))
                 if let onStreamEnd = reply.onStreamEnd { actions.append(.streamEnded(onStreamEnd, piecesSent: 0)) }
             } else {
                 actions.append(

@@ -33,8 +33,9 @@ package struct Response: Sendable, Equatable {
     }
 
     /// The status line and header fields on the wire: the given fields plus `Date`, `Content-Length` (of
-    /// `contentLength`, else the body), a `Content-Type` when none is given and, when closing,
-    /// `Connection: close`; then the blank line. With `chunked`, `Transfer-Encoding: chunked` replaces the length.
+    /// `contentLength`, else the body), `Content-Type: application/octet-stream` for content of no stated type and,
+    /// when closing, `Connection: close`; then the blank line. With `chunked`, `Transfer-Encoding: chunked` replaces
+    /// the length. A status that carries no content (1xx, 204, 304) gets neither, nor a made-up type.
     package func head(date: String, keepAlive: Bool, contentLength: Int? = nil, chunked: Bool = false) -> [UInt8] {
         // Built as bytes into one buffer: string interpolation cost a third of the engine's own time per answer.
         var head: [UInt8] = []
@@ -51,12 +52,15 @@ package struct Response: Sendable, Equatable {
         head.append(contentsOf: status.reason.utf8)
         head.append(contentsOf: "\r\n".utf8)
         line("Date", date)
-        if chunked {
+        let length = contentLength ?? body.count
+        if !status.allowsContent {
+            // No framing: the answer ends with its head.
+        } else if chunked {
             line("Transfer-Encoding", "chunked")
         } else {
-            line("Content-Length", String(contentLength ?? body.count))
+            line("Content-Length", String(length))
         }
-        if headers["Content-Type"] == nil {
+        if headers["Content-Type"] == nil, status.allowsContent, chunked || length > 0 {
             line("Content-Type", "application/octet-stream")
         }
         for (name, value) in headers
@@ -70,8 +74,8 @@ package struct Response: Sendable, Equatable {
         return head
     }
 
-    /// The whole answer on the wire, head and body.
+    /// The whole answer on the wire, head and body (none for a status that carries no content).
     package func serialized(date: String, keepAlive: Bool) -> [UInt8] {
-        head(date: date, keepAlive: keepAlive) + body
+        head(date: date, keepAlive: keepAlive) + (status.allowsContent ? body : [])
     }
 }

@@ -513,7 +513,9 @@ struct PartialVariant {
         let stream = events.map {
             EventStream(events: $0, keepAliveMs: keepAliveMs, dropAfterEvents: dropAfterEvents)
         }
-        if headers["Content-Type"] == nil {
+        // An empty body gets no type made up for it (RFC 9110, 8.3: a type describes content).
+        let empty = stream == nil && (body ?? []).isEmpty && !generated && script == nil && template != true
+        if headers["Content-Type"] == nil, !empty {
             headers.add(
                 "Content-Type", stream != nil ? "text/event-stream" : inferredType ?? "text/plain; charset=utf-8")
         }
