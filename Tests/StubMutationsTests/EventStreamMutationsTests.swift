@@ -76,7 +76,7 @@ import Testing
         let utf8 = try Self.sent("event[2]:split").pieces
         #expect(utf8.count == 6)
         #expect(utf8[2].bytes.last == 0xC3 && utf8[3].bytes.first == 0xA9, "é is C3 A9: cut between them")
-        #expect(utf8[3].pauseMs == 0)
+        #expect(utf8[3].pauseMs == EventStreamChange.splitPauseMs, "the second piece is held back, to be read alone")
         let ascii = try Self.sent("event[1]:split").pieces
         #expect(String(decoding: ascii[0].bytes, as: UTF8.self).hasSuffix(#"data: {"te"#))
         #expect(

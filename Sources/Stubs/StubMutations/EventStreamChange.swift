@@ -22,7 +22,8 @@ enum EventStreamChange: Sendable, Equatable {
         case reset = "then-reset"
         /// Nothing more comes after it, and the connection stays open.
         case hang = "then-hang"
-        /// It goes out in two reads, split inside a UTF-8 sequence when it has one, else inside its data.
+        /// It goes out in two reads, split inside a UTF-8 sequence when it has one, else inside its data: the second
+        /// piece `splitPauseMs` after the first, so that a client reads the first alone.
         case split
     }
 
@@ -59,6 +60,8 @@ enum EventStreamChange: Sendable, Equatable {
     static let hugeBytes = 1_048_576
     /// Milliseconds of `idle-pause`.
     static let idlePauseMs = 61_000
+    /// Milliseconds between a split event's two pieces: written back to back, both reach a client in one read.
+    static let splitPauseMs = 100
 
     /// The mutant's ID; a data change's is made by its lister, which knows the path's name.
     var id: String? {
@@ -80,7 +83,8 @@ enum EventStreamChange: Sendable, Equatable {
             case .end: "the stream ends cleanly after event \(number)"
             case .reset: "the connection is reset after event \(number)"
             case .hang: "nothing more after event \(number), the connection left open"
-            case .split: "event \(number) in two reads, split inside a UTF-8 sequence or its data"
+            case .split:
+                "event \(number) in two reads \(Self.splitPauseMs) ms apart, split inside a UTF-8 sequence or its data"
             }
         case .stream(let change):
             switch change {

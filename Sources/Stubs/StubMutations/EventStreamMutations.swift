@@ -52,7 +52,8 @@ package enum EventStreamMutations {
         if case .event(let number, .split) = change, let index = stream.eventBlocks.dropFirst(number - 1).first {
             let inside =
                 splitPoint(of: wire(stream.blocks[index], lineEnd: [0x0A])).utf8 ? "a UTF-8 sequence" : "its data"
-            description = "event \(number) in two reads, split inside \(inside)"
+            description =
+                "event \(number) in two reads \(EventStreamChange.splitPauseMs) ms apart, split inside \(inside)"
         }
         return Mutation(id: change.id ?? "", description: description, change: .stream(change))
     }
@@ -171,7 +172,8 @@ extension Mutation {
         return Self.sent(stream, lineEnd: lineEnd, ending: ending, split: split)
     }
 
-    /// `stream` on the wire: each block one piece after its pause (the block at `split` two), ending as `ending` says.
+    /// `stream` on the wire: each block one piece after its pause (the block at `split` two, `splitPauseMs` apart), ending
+    /// as `ending` says.
     static func sent(
         _ stream: MutableEventStream, lineEnd: [UInt8] = [0x0A], ending: StreamEnd = .complete, split: Int? = nil
     ) -> MutatedEventStream {
@@ -182,7 +184,7 @@ extension Mutation {
                 let point = EventStreamMutations.splitPoint(of: bytes).offset
                 pieces = [
                     BodyPiece(Array(bytes[..<point]), pauseMs: block.delayMs),
-                    BodyPiece(Array(bytes[point...]), pauseMs: 0),
+                    BodyPiece(Array(bytes[point...]), pauseMs: EventStreamChange.splitPauseMs),
                 ]
             }
             return MutatedEventStream.SentBlock(pieces: pieces, id: block.id, isEvent: block.isEvent)

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPMessages
+import StubMutations
+import StubServer
+import StubTestSupport
+import Testing
+
+/// What a client observes of `event[N]:split`, read off a raw socket: the event's first piece in a read of its own,
+/// ending exactly where the mutant cuts it, and the stream otherwise the good one. Written back to back, the two
+/// pieces reached a client in one read, and an HTTP client saw the good stream.
+@Suite(.timeLimit(.minutes(1)))
+struct SplitMutantReadTests {
+    static var splits: [String] {
+        get throws { try EventStreamMutantTests.chat.mutants.map(\.id).filter { $0.hasSuffix(":split") } }
+    }
+
+    @Test func theChatStream_hasASplitMutantPerEvent() throws {
+        let dropped = try EventStreamMutantTests.chat.mutants.filter { $0.id.hasSuffix(":dropped") }
+        #expect(try Self.splits.count == dropped.count)
+        #expect(dropped.count >= 10)
+    }
+
+    /// Each split mutant of MockData's chat stream: some read ends at the cut. The second piece follows 100 ms
+    /// later; the poller's thread notes each read as it comes, so a busy test task cannot merge them, but a thread
+    /// starved for the whole pause can: the exchange is tried up to three times, and must show the cut once. Pieces
+    /// written together never can.
+    @Test(arguments: try splits)
+    func eachSplitEvent_reachesTheClientAsTwoReads(_ id: String) async throws {
+        let chat = try EventStreamMutantTests.chat
+        let mutant = try #require(chat.mutants.first { $0.id == id })
+        guard case .stream(_, _, let blocks, _) = mutant.apply(to: chat.stream) else {
+            Issue.record("\(id) is not a stream")
+            return
+        }
+        let pieces = blocks.flatMap(\.pieces)
+        let split = try #require(blocks.first { $0.pieces.count == 2 })
+        let cut = try #require(blocks.firstIndex { $0.pieces.count == 2 })
+        let before = blocks[..<cut].flatMap(\.pieces).reduce(0) { $0 + $1.bytes.count }
+        let cutAt = before + split.pieces[0].bytes.count
+        #expect(split.pieces[1].pauseMs >= 100, "the second piece is held back")
+        let server = try StubServer.start(catalog: chat.catalog)
+        defer { Task { await server.stop() } }
+        var ends: [[Int]] = []
+        for _ in 1...3 {
+            let client = try await RawHTTPClient(port: server.port)
+            try await client.send(
+                "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Stub-Mutation: \(id)\r\n"
+                    + "Content-Length: 2\r\n\r\n{}")
+            let (body, readEnds) = try Self.dechunk(await client.readArrivals())
+            #expect(body == pieces.flatMap(\.bytes), "\(id): the stream is the mutant's, every byte")
+            ends.append(readEnds)
+            if readEnds.contains(cutAt) { break }
+        }
+        #expect(
+            ends.contains { $0.contains(cutAt) }, "\(id): a read ends at body byte \(cutAt); reads ended at \(ends)")
+    }
+
+    /// The body of a chunked answer read as `arrivals`, and the body offsets at which each read ended.
+    static func dechunk(_ arrivals: [RawHTTPClient.Arrival]) throws -> (body: [UInt8], readEnds: [Int]) {
+        let wire = arrivals.flatMap(\.bytes)
+        var readEndsOnWire: [Int] = []
+        var total = 0
+        for arrival in arrivals {
+            total += arrival.bytes.count
+            readEndsOnWire.append(total)
+        }
+        let crlfcrlf: [UInt8] = [13, 10, 13, 10]
+        guard var at = wire.indices.first(where: { wire[$0...].starts(with: crlfcrlf) }).map({ $0 + 4 }) else {
+            throw RawHTTPClient.ClientError.malformed(String(decoding: wire, as: UTF8.self))
+        }
+        var body: [UInt8] = []
+        // For each byte on the wire from the head's end: how much body precedes it.
+        var bodyBefore = [Int](repeating: 0, count: wire.count + 1)
+        for index in 0...at { bodyBefore[index] = 0 }
+        while at < wire.count {
+            guard let lineEnd = wire[at...].indices.first(where: { wire[$0...].starts(with: [13, 10]) }),
+                let size = Int(String(decoding: wire[at..<lineEnd], as: UTF8.self), radix: 16)
+            else { throw RawHTTPClient.ClientError.malformed(String(decoding: wire[at...], as: UTF8.self)) }
+            let dataStart = lineEnd + 2
+            let dataEnd = min(wire.count, dataStart + size)
+            for index in at...dataStart where index <= wire.count { bodyBefore[index] = body.count }
+            for index in dataStart..<dataEnd { bodyBefore[index + 1] = body.count + index - dataStart + 1 }
+            body += wire[dataStart..<dataEnd]
+            let next = min(wire.count, dataEnd + 2)
+            for index in dataEnd...next { bodyBefore[index] = body.count }
+            at = next
+            if size == 0 { break }
+        }
+        return (body, readEndsOnWire.map { bodyBefore[min($0, wire.count)] })
+    }
+}
