@@ -6,7 +6,9 @@
 //   JSON again, as the reader reads it;
 // - a body that reads as XML (one element, properly nested) gives element mutants, and each applied (eight of them)
 //   is one well-formed element again;
-// - a body that reads as neither gives the whole-answer mutants only.
+// - a body that reads as neither gives the whole-answer mutants only;
+// - every listed mutant (at most 32 but no huge value, spread along the list), applied, serves something else than the good answer (a
+//   JSON body compared as JSON, as a client reads it) and than the others; each alias resolves to its mutant.
 //
 // Seeds: small JSON and XML documents of our own shapes, in Fuzz/seeds/mutations.
 
@@ -24,8 +26,31 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Set(mutants.map(\.id)).count == mutants.count, "duplicate IDs")
     precondition(mutants.allSatisfy { !$0.id.isEmpty && !$0.description.isEmpty })
     precondition(Mutations.of(answer).map(\.id) == mutants.map(\.id), "a second list differs")
-    let whole = WholeChange.all.count
-    let isJSON = JSONNode(parsing: body) != nil
+    let document = JSONNode(parsing: body)
+    /// What a client reads: a JSON body as JSON, since a value mutant writes the document compactly.
+    func served(_ result: MutatedAnswer) -> [UInt8] {
+        guard case .answer(let answer) = result else { return Array("\(result)".utf8) }
+        var head = "\(answer.status) \(answer.delayMs)"
+        for (name, value) in answer.headers { head += "\n\(name): \(value)" }
+        guard document != nil, let json = JSONNode(parsing: answer.body) else {
+            return Array((head + "\n\nbytes\n").utf8) + answer.body
+        }
+        return Array((head + "\n\njson\n").utf8) + json.serialized
+    }
+    var seen = [served(.answer(answer)): "the good answer"]
+    // At most 32, spread along the list, no huge value: applying every mutant would slow the run twentyfold.
+    let small = mutants.filter { if case .value(_, .huge) = $0.change { false } else { true } }
+    let spread = small.count <= 32 ? small : (0..<32).map { small[$0 * small.count / 32] }
+    for mutant in spread {
+        let result = served(mutant.apply(to: answer))
+        precondition(seen[result] == nil, "\(mutant.id) serves what \(seen[result] ?? "") serves")
+        seen[result] = mutant.id
+        for alias in mutant.aliases {
+            precondition(Mutations.mutant(alias, of: answer)?.id == mutant.id, "\(alias) does not resolve")
+        }
+    }
+    let whole = mutants.prefix { if case .whole = $0.change { true } else { false } }.count
+    let isJSON = document != nil
     let isXML = !isJSON && XMLOutline(parsing: body) != nil
     guard isJSON || isXML else {
         precondition(mutants.count == whole, "a body that is neither JSON nor XML got value mutants")

@@ -5,6 +5,7 @@
 //   !               drop the connection                    (any other line is left out)
 // Properties, not only survival:
 // - the mutants have unique, non-empty IDs and descriptions, the same list twice, the first and last found again;
+// - each listed mutant changes the conversation, no two alike, and each alias resolves;
 // - applied (all but the huge ones), a message dropped or twice leaves one message fewer or one more; swapped, the
 //   same messages in another order; as binary or fragmented, the same count with that message changed so; a close
 //   or drop after message N comes right after it; the ping flood opens with its pings; no close leaves no step that
@@ -42,7 +43,20 @@ func checkConversationMutations(of conversation: MutableConversation) {
     precondition(ConversationMutations.of(conversation).map(\.id) == mutants.map(\.id), "a second list differs")
     for mutant in [mutants.first, mutants.last].compactMap({ $0 }) {
         precondition(
-            ConversationMutations.mutant(mutant.id, of: conversation) == mutant, "\(mutant.id) not found again")
+            ConversationMutations.mutant(mutant.id, of: conversation)?.id == mutant.id, "\(mutant.id) not found again")
+    }
+    // Each listed mutant changes the conversation, and no two change it alike; a twin's ID still resolves.
+    var seen = [(conversation, "the conversation")]
+    let small = mutants.filter { if case .conversation(.json(_, _, .huge)) = $0.change { false } else { true } }
+    for mutant in small.count <= 24 ? small : (0..<24).map({ small[$0 * small.count / 24] }) {
+        let mutated = mutant.apply(to: conversation)
+        if let twin = seen.first(where: { $0.0 == mutated }) {
+            preconditionFailure("\(mutant.id) does what \(twin.1) does")
+        }
+        seen.append((mutated, mutant.id))
+        for alias in mutant.aliases {
+            precondition(ConversationMutations.mutant(alias, of: conversation) != nil, "\(alias) does not resolve")
+        }
     }
     for mutant in mutants.prefix(64) where !mutant.id.hasSuffix(":huge") {
         // Each mutant is told by its change, not its ID: a quoted JSON key may hold any text, `:then-close-` too.

@@ -5,6 +5,8 @@
 // Sources/Stubs/StubMutations (HTTPMessages and Locking as libraries). Properties, not only survival:
 // - any stream gives mutants with unique, non-empty IDs and descriptions, the same list twice, the first and last
 //   found again by `mutant(_:of:)`;
+// - each listed mutant (24 of them, spread along the list) sends something else than the stream and than the others
+//   (bytes, reads, pauses, ending; a data mutant other JSON), and each alias resolves;
 // - each applied (all but the 1 MB ones) is a stream or, for the three answers, a plain answer;
 // - an event dropped, twice or cut after leaves one event fewer, one more, or N; a split event's pieces join into
 //   the unsplit block; line-end mutants keep the bytes but for the line ends.
@@ -36,7 +38,33 @@ public func fuzzStreamMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     guard case .stream(_, _, let plain, _) = Mutation.sent(stream) else { preconditionFailure("not a stream") }
     let plainBytes = plain.flatMap(\.pieces).flatMap(\.bytes)
     for mutant in [mutants.first, mutants.last].compactMap({ $0 }) {
-        precondition(EventStreamMutations.mutant(mutant.id, of: stream) == mutant, "\(mutant.id) not found again")
+        precondition(
+            EventStreamMutations.mutant(mutant.id, of: stream)?.id == mutant.id, "\(mutant.id) not found again")
+    }
+    // Each listed mutant sends something else than the stream and than every other listed mutant: other bytes,
+    // reads, pauses or ending; a data mutant other JSON in some event. A twin's ID still resolves.
+    var seen = [wire(Mutation.sent(stream)): "the stream"]
+    // At most 24, spread along the list, none of the 1 MB ones: applying all would slow the run many times over.
+    let small = mutants.filter { mutant in
+        switch mutant.change {
+        case .stream(.stream(.hugeEvent)), .stream(.data(_, _, .huge)): false
+        default: true
+        }
+    }
+    let spread = small.count <= 24 ? small : (0..<24).map { small[$0 * small.count / 24] }
+    for mutant in spread {
+        let sent = wire(mutant.apply(to: stream))
+        precondition(seen[sent] == nil, "\(mutant.id) sends what \(seen[sent] ?? "") sends")
+        seen[sent] = mutant.id
+        for alias in mutant.aliases {
+            precondition(EventStreamMutations.mutant(alias, of: stream) != nil, "\(alias) does not resolve")
+        }
+        // A data mutant writes JSON compactly: it must change the JSON of some event, not only its spaces.
+        if case .stream(.data) = mutant.change, case .stream(_, _, let sent, _) = mutant.apply(to: stream) {
+            let before = stream.blocks.filter(\.isEvent).map { JSONNode(parsing: Array(($0.data ?? "").utf8)) }
+            let after = sent.filter(\.isEvent).map { JSONNode(parsing: Array(dataLines(of: $0).utf8)) }
+            precondition(before != after, "\(mutant.id) changes no event's JSON")
+        }
     }
     for mutant in mutants.prefix(32) where !mutant.id.contains("huge") {
         switch mutant.apply(to: stream) {
@@ -67,6 +95,28 @@ public func fuzzStreamMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         }
     }
     return 0
+}
+
+/// A sent block's data lines' values joined by LF, as a client reads them.
+private func dataLines(of block: MutatedEventStream.SentBlock) -> String {
+    let lines = String(decoding: block.pieces.flatMap(\.bytes), as: UTF8.self).split(separator: "\n")
+    return lines.filter { $0.hasPrefix("data:") }.map { line in
+        let value = line.dropFirst(5)
+        return String(value.hasPrefix(" ") ? value.dropFirst() : value)
+    }.joined(separator: "\n")
+}
+
+/// What a client receives of `sent`: the status, each piece after its pause, and the ending; or the plain answer.
+private func wire(_ sent: MutatedEventStream) -> [UInt8] {
+    switch sent {
+    case .answer(let answer): return Array("answer \(answer.status)\n".utf8) + answer.body
+    case .stream(let status, _, let blocks, let ending):
+        var wire = Array("stream \(status) \(ending)\n".utf8)
+        for piece in blocks.flatMap(\.pieces) {
+            wire += Array("\n\(piece.pauseMs) \(piece.bytes.count)\n".utf8) + piece.bytes
+        }
+        return wire
+    }
 }
 
 extension String {

@@ -121,6 +121,24 @@ struct MutationServingTests {
         }
     }
 
+    /// An ID no variant of the stub has is refused when it is chosen, naming the nearest, as the header refuses it;
+    /// the choice before it stays. (It used to be taken, and every later request answered 400.)
+    @Test(arguments: Transport.allCases)
+    func anUnknownMutant_isRefusedWhenChosen(_ transport: Transport) async throws {
+        try await Self.withStubs(transport) { stubs in
+            try await stubs.server.setMutation("status:503", forStub: "items")
+            await #expect {
+                try await stubs.server.setMutation("items[*].nam:null", forStub: "items")
+            } throws: { error in
+                guard case .unknownMutant("items[*].nam:null", "items", let closest) = error as? StubServerError
+                else { return false }
+                return closest.contains("items[*].name:null")
+            }
+            #expect(try await stubs.server.mutation(forStub: "items") == "status:503")
+            #expect(try await Self.fetch(stubs, mutation: nil).status == 503)
+        }
+    }
+
     /// The admin API chooses and clears a stub's mutant, and lists the choice with the stubs.
     @Test func theAdminAPI_choosesAndClearsAStubsMutant() async throws {
         try await Self.withStubs(.socket) { stubs in
@@ -136,6 +154,8 @@ struct MutationServingTests {
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).hasPrefix("<!DOCTYPE html>"))
             #expect(try await admin("DELETE") == 200)
             #expect(try await Self.fetch(stubs, mutation: nil).body == Array(Self.body.utf8))
+            #expect(try await admin("PUT", #"{"mutation": "no-such:mutant"}"#) == 400)
+            #expect(try await Self.fetch(stubs, mutation: nil).status == 200, "the refused ID was not taken")
         }
     }
 }

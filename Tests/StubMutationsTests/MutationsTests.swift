@@ -103,11 +103,13 @@ struct MutationsTests {
     @Test(arguments: ["plain text", "<feed><entry/>", "", "[1,2,", #"{"a":1}x"#])
     func aBodyThatIsNeitherJSONNorXML_hasTheWholeAnswerMutantsOnly(_ body: String) {
         let mutants = Mutations.of(Self.answer(body))
-        #expect(mutants.map(\.id) == WholeChange.all.map(\.id))
+        // An empty body is not emptied or cut: those change nothing in it.
+        let unchanging = body.isEmpty ? ["body:empty", "body:truncated-half"] : []
+        #expect(mutants.map(\.id) == WholeChange.all.map(\.id).filter { !unchanging.contains($0) })
     }
 
     @Test func keysThatLookLikePaths_getNamesOfTheirOwn() {
-        let mutants = Mutations.of(Self.answer(#"{"a.b":1,"a":{"b":2},"":3,"x y":4}"#))
+        let mutants = Mutations.of(Self.answer(#"{"a.b":1,"a":{"b":2,"c":3},"":3,"x y":4}"#))
         #expect(Set(mutants.map(\.id)).count == mutants.count)
         #expect(mutants.contains { $0.id == #"["a.b"]:removed"# })
         #expect(mutants.contains { $0.id == "a.b:removed" })

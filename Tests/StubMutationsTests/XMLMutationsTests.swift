@@ -81,7 +81,9 @@ struct XMLMutationsTests {
         "<>", "<a><![CDATA[x</a>",
     ])
     func aBodyThatIsNotOneElement_getsTheWholeAnswerMutantsOnly(_ body: String) {
-        #expect(Mutations.of(Self.answer(body)).count == WholeChange.all.count, "\(body.debugDescription)")
+        // An empty body is not emptied or cut: those change nothing in it.
+        let unchanging = body.isEmpty ? 2 : 0
+        #expect(Mutations.of(Self.answer(body)).count == WholeChange.all.count - unchanging, "\(body.debugDescription)")
     }
 
     @Test func aDoctypeWithAnInternalSubset_andABOM_areRead() {

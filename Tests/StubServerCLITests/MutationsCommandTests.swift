@@ -18,9 +18,19 @@
             let second = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums"])
             #expect(second.stdout == first.stdout)
             let json = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums", "--json"])
-            let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]]
-            #expect(listed?.map { $0["id"] ?? "" } == ids)
-            #expect(listed?.allSatisfy { !($0["description"] ?? "").isEmpty } == true)
+            struct Listed: Decodable {
+                var id, description: String
+                var aliases: [String]?
+            }
+            let listed = try JSONDecoder().decode([Listed].self, from: Data(json.stdout.utf8))
+            #expect(listed.map(\.id) == ids)
+            #expect(listed.allSatisfy { !$0.description.isEmpty })
+            // Twins are listed once, the others named on the line and in the JSON.
+            let empty = try #require(listed.first { $0.id == "feed.id:empty" })
+            #expect(empty.aliases == ["feed.id:url-empty"])
+            #expect(!ids.contains("feed.id:url-empty"))
+            #expect(
+                lines.contains { $0.hasPrefix("feed.id:empty ") && $0.hasSuffix("(the same as feed.id:url-empty)") })
         }
 
         @Test(arguments: [

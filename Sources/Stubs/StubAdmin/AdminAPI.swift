@@ -132,7 +132,12 @@ package struct AdminAPI: Sendable {
                     request.query.first { $0.name == "variant" }?.value
                     ?? api.host.variant(forStub: parts[1]) ?? "good"
                 let mutants = try api.host.catalog.existingVariant(variant, ofStub: parts[1]).mutants
-                return .json(.ok, mutants.map { MutantItem(id: $0.id, description: $0.description) })
+                return .json(
+                    .ok,
+                    mutants.map {
+                        MutantItem(
+                            id: $0.id, description: $0.description, aliases: $0.aliases.isEmpty ? nil : $0.aliases)
+                    })
             }
         },
         AdminRoute(methods: ["DELETE"], path: "/__stub/stubs/{name}/mutation") { api, _, parts in
@@ -446,6 +451,8 @@ package struct AdminAPI: Sendable {
     /// One mutant of a stub's variant, as `stub-server mutations --json` lists it.
     struct MutantItem: Encodable {
         var id, description: String
+        /// The IDs of mutants that serve the same answer, listed once under `id`; each still resolves.
+        var aliases: [String]?
     }
 
     struct StubList: Encodable {

@@ -8,6 +8,25 @@ package enum ConversationMutations {
     /// The mutants of `conversation`, in a stable order: the conversation's, each message's, then each message's
     /// JSON values.
     package static func of(_ conversation: MutableConversation) -> [Mutation] {
+        ConversationServed(conversation).distinct.keep(candidates(of: conversation))
+    }
+
+    /// Whether `mutant` leaves `conversation` as it is; for a change of a message's JSON, the same JSON.
+    static func isNoOp(_ mutant: Mutation, of conversation: MutableConversation) -> Bool {
+        isNoOpJSON(mutant, of: conversation) || mutant.apply(to: conversation) == conversation
+    }
+
+    private static func isNoOpJSON(_ mutant: Mutation, of conversation: MutableConversation) -> Bool {
+        guard case .conversation(.json(let number, let path, let change)) = mutant.change else { return false }
+        let places = conversation.messages
+        guard number >= 1, number <= places.count, case .text(let text)? = conversation.message(at: places[number - 1]),
+            let document = JSONNode(parsing: Array(text.utf8))
+        else { return true }
+        return document.changing(path[...], change) == document
+    }
+
+    /// Every mutant the lister makes of `conversation`, also those that change nothing or do what another does.
+    private static func candidates(of conversation: MutableConversation) -> [Mutation] {
         var mutants = [Mutation(.pingFlood)]
         if conversation.steps.contains(where: \.endsTheSocket) { mutants.append(Mutation(.noClose)) }
         let places = conversation.messages
@@ -31,7 +50,7 @@ package enum ConversationMutations {
             else { continue }
             for shape in ValueShape.collect(document) {
                 let name = ValueShape.name(shape.name, under: "message[\(offset + 1)]")
-                for change in shape.changes {
+                for change in shape.changes(wholeDocument: true) {
                     mutants.append(
                         Mutation(
                             id: "\(name):\(change.suffix)", description: change.describe(name),
@@ -42,9 +61,12 @@ package enum ConversationMutations {
         return mutants
     }
 
-    /// The mutant of `conversation` whose ID is `id`, or nil when it has none.
+    /// The mutant of `conversation` whose ID is `id` (a twin's too), or nil when it has none or it changes nothing.
     package static func mutant(_ id: String, of conversation: MutableConversation) -> Mutation? {
-        of(conversation).first { $0.id == id }
+        guard let mutant = candidates(of: conversation).first(where: { $0.id == id }),
+            !isNoOp(mutant, of: conversation)
+        else { return nil }
+        return mutant
     }
 
     private static func isOpening(_ conversation: MutableConversation, _ place: (step: Int, index: Int)) -> Bool {
@@ -179,5 +201,91 @@ enum ConversationChange: Sendable, Equatable {
             }
         case .json: ""
         }
+    }
+}
+
+/// What a conversation's mutants make of it, for telling them apart: a message's JSON mutant by the JSON it makes
+/// (fingerprinted from the parts it changes), any other by the conversation it makes.
+private struct ConversationServed {
+    let conversation: MutableConversation
+    let good: UInt64
+    /// Each text message's JSON and its fingerprints, by message number (from 1).
+    let documents: [Int: (document: JSONNode, tree: FingerprintTree)]
+
+    init(_ conversation: MutableConversation) {
+        self.conversation = conversation
+        good = Self.fingerprint(conversation)
+        var documents: [Int: (document: JSONNode, tree: FingerprintTree)] = [:]
+        for (offset, place) in conversation.messages.enumerated() {
+            guard case .text(let text)? = conversation.message(at: place),
+                let document = JSONNode(parsing: Array(text.utf8))
+            else { continue }
+            documents[offset + 1] = (document, FingerprintTree(document))
+        }
+        self.documents = documents
+    }
+
+    var distinct: DistinctMutants {
+        DistinctMutants(fingerprint: fingerprint, good: good, same: same)
+    }
+
+    private func fingerprint(_ mutant: Mutation) -> UInt64 {
+        guard case .conversation(.json(let number, let path, let change)) = mutant.change,
+            let (document, tree) = documents[number]
+        else { return Self.fingerprint(mutant.apply(to: conversation)) }
+        let changed = document.fingerprint(changing: path[...], change, tree: tree) ?? FingerprintTree.scalar(.null)
+        if changed == tree.value { return good }
+        var print = Fingerprint(tag: 10)
+        print.add(UInt64(number))
+        print.add(changed)
+        return print.value
+    }
+
+    /// A fingerprint of every step of `conversation`: what it sends, when, and in answer to which message.
+    static func fingerprint(_ conversation: MutableConversation) -> UInt64 {
+        var print = Fingerprint(tag: 12)
+        func mark(_ tag: UInt64, _ parts: UInt64...) {
+            print.add(tag)
+            for part in parts { print.add(part) }
+        }
+        func text(_ text: String) -> UInt64 { Fingerprint.bytes(Array(text.utf8)) }
+        func add(_ kind: WebSocketOutput.Kind) {
+            switch kind {
+            case .text(let value): mark(1, text(value))
+            case .binary(let bytes): mark(2, Fingerprint.bytes(bytes))
+            case .close(let code, let reason): mark(3, UInt64(code), text(reason))
+            case .drop: mark(4)
+            case .ping(let bytes): mark(5, Fingerprint.bytes(bytes))
+            case .fragmented(.text(let value), let frames): mark(6, UInt64(frames), text(value))
+            case .fragmented(.binary(let bytes), let frames): mark(7, UInt64(frames), Fingerprint.bytes(bytes))
+            }
+        }
+        for step in conversation.steps {
+            switch step {
+            case .send(let kind, let delayMs):
+                mark(10, UInt64(bitPattern: Int64(delayMs)))
+                add(kind)
+            case .reply(let matcher, let sends, let delayMs):
+                mark(11, UInt64(bitPattern: Int64(matcher)), UInt64(bitPattern: Int64(delayMs)), UInt64(sends.count))
+                sends.forEach(add)
+            case .close(let code, let reason, let afterMs):
+                mark(12, UInt64(code), text(reason), UInt64(bitPattern: Int64(afterMs)))
+            case .drop(let afterMs):
+                mark(13, UInt64(bitPattern: Int64(afterMs)))
+            }
+        }
+        return print.value
+    }
+
+    private func same(_ mutant: Mutation, _ other: Mutation?) -> Bool {
+        guard let other else { return ConversationMutations.isNoOp(mutant, of: conversation) }
+        if case .conversation(.json(let number, let path, let change)) = mutant.change,
+            case .conversation(.json(let otherNumber, let otherPath, let otherChange)) = other.change,
+            let document = documents[number]?.document
+        {
+            return number == otherNumber
+                && document.changing(path[...], change) == document.changing(otherPath[...], otherChange)
+        }
+        return mutant.apply(to: conversation) == other.apply(to: conversation)
     }
 }

@@ -6,8 +6,60 @@ import HTTPMessages
 /// type's JSON data mutated as a body's values are (per type, not per event); and a 204, a 503 or an HTML page
 /// instead of the stream. Made of the stream's events as written: no keep-alive comments, no resuming.
 package enum EventStreamMutations {
-    /// The mutants of `stream`, in a stable order: answers, the stream's, each event's, then each type's data.
+    /// The mutants of `stream`, in a stable order: answers, the stream's, each event's, then each type's data. Each
+    /// changes what the stream sends, and no two send the same (a twin is an alias of the first, `Mutation.aliases`).
     package static func of(_ stream: MutableEventStream) -> [Mutation] {
+        StreamServed(stream).distinct.keep(candidates(of: stream))
+    }
+
+    /// Whether `mutant` sends what `stream` sends: the same bytes in the same reads at the same times, ending the
+    /// same way; for a change of an event type's data, the same JSON in every event of the type.
+    static func isNoOp(_ mutant: Mutation, of stream: MutableEventStream) -> Bool {
+        // A 1 MB event is a change whatever the stream (its data only grows), and costly to write out for nothing.
+        if case .stream(.stream(.hugeEvent)) = mutant.change { return false }
+        return isNoOpData(mutant, of: stream) || mutant.apply(to: stream) == Mutation.sent(stream)
+    }
+
+    private static func isNoOpData(_ mutant: Mutation, of stream: MutableEventStream) -> Bool {
+        guard case .stream(.data(let type, let path, let change)) = mutant.change else { return false }
+        return stream.blocks.allSatisfy { block in
+            guard block.isEvent, block.type == type, let data = block.data,
+                let document = JSONNode(parsing: Array(data.utf8))
+            else { return true }
+            return document.changing(path[...], change) == document
+        }
+    }
+
+    /// A fingerprint of what a stream sends: status, each piece and its pause, and how it ends.
+    fileprivate static func fingerprint(_ served: MutatedEventStream) -> UInt64 {
+        switch served {
+        case .answer(let answer):
+            var print = Fingerprint(tag: 11)
+            print.add(UInt64(answer.status))
+            print.add(Fingerprint.bytes(answer.body))
+            return print.value
+        case .stream(let status, _, let blocks, let ending):
+            let pieces = blocks.flatMap(\.pieces).map { (pause: $0.pauseMs, print: Fingerprint.bytes($0.bytes)) }
+            return fingerprint(status: status, pieces: pieces, ending: ending)
+        }
+    }
+
+    /// A fingerprint of a stream from its pieces' pauses and fingerprints.
+    fileprivate static func fingerprint(
+        status: Int, pieces: [(pause: Int, print: UInt64)], ending: StreamEnd
+    ) -> UInt64 {
+        var print = Fingerprint(tag: 8)
+        print.add(UInt64(status))
+        for piece in pieces {
+            print.add(UInt64(piece.pause))
+            print.add(piece.print)
+        }
+        print.add(String(describing: ending))
+        return print.value
+    }
+
+    /// Every mutant the lister makes of `stream`, also those that change nothing in it or send what another sends.
+    private static func candidates(of stream: MutableEventStream) -> [Mutation] {
         var mutants = EventStreamChange.answers.map(EventStreamChange.answer).map { mutation($0, of: stream) }
         mutants += EventStreamChange.StreamChange.allCases.filter { applies($0, to: stream) }.map {
             mutation(.stream($0), of: stream)
@@ -31,7 +83,7 @@ package enum EventStreamMutations {
             guard let first = documents.first else { continue }
             for shape in ValueShape.collect(first) {
                 let name = ValueShape.name(shape.name, under: "data(\(type))")
-                for change in shape.changes {
+                for change in shape.changes(wholeDocument: true) {
                     mutants.append(
                         Mutation(
                             id: "\(name):\(change.suffix)", description: change.describe(name),
@@ -42,9 +94,12 @@ package enum EventStreamMutations {
         return mutants
     }
 
-    /// The mutant of `stream` whose ID is `id`, or nil when it has none.
+    /// The mutant of `stream` whose ID is `id` (a twin's too), or nil when it has none or it changes nothing.
     package static func mutant(_ id: String, of stream: MutableEventStream) -> Mutation? {
-        of(stream).first { $0.id == id }
+        guard let mutant = candidates(of: stream).first(where: { $0.id == id }), !isNoOp(mutant, of: stream) else {
+            return nil
+        }
+        return mutant
     }
 
     private static func mutation(_ change: EventStreamChange, of stream: MutableEventStream) -> Mutation {
@@ -202,5 +257,103 @@ extension Mutation {
             return block.replacingData(with: String(decoding: JSONNode.object(fields).serialized, as: UTF8.self))
         }
         return block.replacingData(with: String(repeating: " ", count: EventStreamChange.hugeBytes) + data)
+    }
+}
+
+/// What a stream's mutants send, for telling them apart: a data mutant by the JSON it makes of each event of its
+/// type (fingerprinted from the parts it changes: a `huge` string is not written out for this), any other by what it
+/// sends.
+private struct StreamServed {
+    let stream: MutableEventStream
+    let good: UInt64
+    /// Each event's JSON data and its fingerprints, by event type.
+    let documents: [String: [(document: JSONNode, tree: FingerprintTree)]]
+    /// Each block as it goes out: its pause and its bytes' fingerprint.
+    let pieces: [(pause: Int, print: UInt64)]
+    /// The index in the stream's blocks of each event.
+    let events: [Int]
+
+    init(_ stream: MutableEventStream) {
+        self.stream = stream
+        events = stream.eventBlocks
+        pieces = stream.blocks.map {
+            ($0.delayMs, Fingerprint.bytes(EventStreamMutations.wire($0, lineEnd: [0x0A])))
+        }
+        good = EventStreamMutations.fingerprint(status: stream.status, pieces: pieces, ending: .complete)
+        var documents: [String: [(document: JSONNode, tree: FingerprintTree)]] = [:]
+        for block in stream.blocks where block.isEvent {
+            guard let data = block.data, let document = JSONNode(parsing: Array(data.utf8)) else { continue }
+            documents[block.type, default: []].append((document, FingerprintTree(document)))
+        }
+        self.documents = documents
+    }
+
+    var distinct: DistinctMutants {
+        DistinctMutants(fingerprint: fingerprint, good: good, same: same)
+    }
+
+    private func fingerprint(_ mutant: Mutation) -> UInt64 {
+        if case .stream(.stream(.hugeEvent)) = mutant.change {
+            // Its first event's data grows past 1 MB: no other mutant sends that, so it needs no writing out.
+            return Fingerprint.bytes(Array(mutant.id.utf8))
+        }
+        if case .stream(.event(let number, let change)) = mutant.change {
+            return fingerprint(event: number, change)
+        }
+        guard case .stream(.data(let type, let path, let change)) = mutant.change else {
+            return EventStreamMutations.fingerprint(mutant.apply(to: stream))
+        }
+        var print = Fingerprint(tag: 9)
+        var unchanged = true
+        for (document, tree) in documents[type] ?? [] {
+            let changed = document.fingerprint(changing: path[...], change, tree: tree) ?? FingerprintTree.scalar(.null)
+            unchanged = unchanged && changed == tree.value
+            print.add(changed)
+        }
+        return unchanged ? good : print.value
+    }
+
+    /// The fingerprint of event `number` changed, made from the blocks' as `apply(to:)` moves them.
+    private func fingerprint(event number: Int, _ change: EventStreamChange.EventChange) -> UInt64 {
+        var pieces = pieces
+        var ending = StreamEnd.complete
+        let index = events[number - 1]
+        switch change {
+        case .dropped: pieces.remove(at: index)
+        case .twice: pieces.insert(pieces[index], at: index + 1)
+        case .swapped:
+            if number < events.count {
+                (pieces[index].print, pieces[events[number]].print) = (
+                    pieces[events[number]].print, pieces[index].print
+                )
+            }
+        case .end, .reset, .hang:
+            pieces = Array(pieces[...index])
+            ending = change == .end ? .complete : change == .reset ? .reset : .hang
+        case .split:
+            let bytes = EventStreamMutations.wire(stream.blocks[index], lineEnd: [0x0A])
+            let point = EventStreamMutations.splitPoint(of: bytes).offset
+            pieces[index...index] = [
+                (pieces[index].pause, Fingerprint.bytes(Array(bytes[..<point]))),
+                (EventStreamChange.splitPauseMs, Fingerprint.bytes(Array(bytes[point...]))),
+            ]
+        }
+        return EventStreamMutations.fingerprint(status: stream.status, pieces: pieces, ending: ending)
+    }
+
+    private func same(_ mutant: Mutation, _ other: Mutation?) -> Bool {
+        guard let other else { return EventStreamMutations.isNoOp(mutant, of: stream) }
+        switch (mutant.change, other.change) {
+        case (
+            .stream(.data(let type, let path, let change)),
+            .stream(.data(let otherType, let otherPath, let otherChange))
+        ):
+            return type == otherType
+                && (documents[type] ?? []).allSatisfy {
+                    $0.document.changing(path[...], change) == $0.document.changing(otherPath[...], otherChange)
+                }
+        default:
+            return mutant.apply(to: stream) == other.apply(to: stream)
+        }
     }
 }

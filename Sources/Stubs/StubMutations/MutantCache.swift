@@ -5,6 +5,7 @@ import Locking
 final class MutantCache: Sendable {
     struct Entry: Sendable {
         let mutants: [Mutation]
+        /// Each listed mutant's position, by its ID and by each of its aliases.
         let index: [String: Int]
         /// The body as JSON, nil when it is not.
         let document: JSONNode?
@@ -31,10 +32,10 @@ final class MutantCache: Sendable {
         if let hit = entries.withLock({ $0.first { $0.body == body }?.entry }) { return hit }
         let document = JSONNode(parsing: body)
         let outline = document == nil ? XMLOutline(parsing: body) : nil
-        let mutants = Mutations.list(document, outline)
+        let mutants = Mutations.list(body: body, document, outline)
+        let ids = mutants.enumerated().flatMap { index, mutant in ([mutant.id] + mutant.aliases).map { ($0, index) } }
         let entry = Entry(
-            mutants: mutants, index: Dictionary(mutants.enumerated().map { ($1.id, $0) }) { first, _ in first },
-            document: document, outline: outline)
+            mutants: mutants, index: Dictionary(ids) { first, _ in first }, document: document, outline: outline)
         entries.withLock { entries in
             entries.removeAll { $0.body == body }
             entries.insert((body, entry), at: 0)

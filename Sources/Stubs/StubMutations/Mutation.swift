@@ -9,6 +9,13 @@ package struct Mutation: Sendable, Equatable, CustomStringConvertible {
     /// One line saying what the mutant does.
     package let description: String
     let change: Change
+    /// The IDs of mutants that serve the same answer as this one: listed once, under this ID, and each resolving to
+    /// it (`feed.id:url-empty` is `feed.id:empty`).
+    package internal(set) var aliases: [String] = []
+
+    init(id: String, description: String, change: Change) {
+        (self.id, self.description, self.change) = (id, description, change)
+    }
 
     /// Whether the mutant breaks one connection (an event stream cut, reset or left hanging after an event, or a
     /// pause past a client's timeout): a client that resumes with `Last-Event-ID` gets the rest as written.

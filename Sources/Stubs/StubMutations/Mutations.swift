@@ -8,20 +8,38 @@ package enum Mutations {
     package static let cap = 5_000
 
     /// The mutants of `answer`, in a stable order: the whole-answer ones first, then the values' in document order.
-    /// They depend on its body alone.
+    /// Each changes the answer, and no two serve the same (a twin is an alias of the first, `Mutation.aliases`).
     package static func of(_ answer: MutableAnswer) -> [Mutation] {
-        MutantCache.shared.entry(for: answer.body).mutants
+        var kept: [Mutation] = []
+        var heads: [(served: MutatedAnswer, index: Int)] = []
+        for mutant in MutantCache.shared.entry(for: answer.body).mutants {
+            guard case .whole(let whole) = mutant.change, !whole.dependsOnTheBodyAlone else {
+                kept.append(mutant)
+                continue
+            }
+            // Status, type and faults depend on the answer's head too: told apart here, where it is known.
+            let served = whole.apply(to: answer)
+            if served == .answer(answer) { continue }
+            if let twin = heads.first(where: { $0.served == served }) {
+                kept[twin.index].aliases.append(mutant.id)
+                continue
+            }
+            heads.append((served, kept.count))
+            kept.append(mutant)
+        }
+        return kept
     }
 
     /// The mutants of `body` made afresh, without the cache: what the first request for a mutant of an answer costs
     /// (the benchmarks time it).
     package static func listed(fromScratch body: [UInt8]) -> [Mutation] {
         let document = JSONNode(parsing: body)
-        return list(document, document == nil ? XMLOutline(parsing: body) : nil)
+        return list(body: body, document, document == nil ? XMLOutline(parsing: body) : nil)
     }
 
-    /// The mutants of a body parsed as `document` (nil: not JSON) or `outline` (nil: not XML).
-    static func list(_ document: JSONNode?, _ outline: XMLOutline? = nil) -> [Mutation] {
+    /// The mutants of `body`, parsed as `document` (nil: not JSON) or `outline` (nil: not XML), each changing the
+    /// body, twins listed once.
+    static func list(body: [UInt8], _ document: JSONNode?, _ outline: XMLOutline? = nil) -> [Mutation] {
         let whole = WholeChange.all.map { Mutation(id: $0.id, description: $0.description, change: .whole($0)) }
         var values: [Mutation] = []
         for shape in outline?.shapes ?? [] {
@@ -40,17 +58,83 @@ package enum Mutations {
                         change: .value(path: shape.path, change)))
             }
         }
-        let room = cap - whole.count
+        let distinct = BodyServed(body: body, document: document, outline: outline).distinct.keep(whole + values)
+        let wholeKept = distinct.prefix { if case .whole = $0.change { true } else { false } }
+        values = Array(distinct.dropFirst(wholeKept.count))
+        let room = cap - wholeKept.count
         if values.count > room {
             values = (0..<room).map { values[$0 * values.count / room] }
         }
-        return whole + values
+        return wholeKept + values
     }
 
-    /// The mutant of `answer` whose ID is `id`, or nil when it has none.
+    /// The mutant of `answer` whose ID (or an alias of it) is `id`, or nil when it has none.
     package static func mutant(_ id: String, of answer: MutableAnswer) -> Mutation? {
         let entry = MutantCache.shared.entry(for: answer.body)
-        return entry.index[id].map { entry.mutants[$0] }
+        guard let mutant = entry.index[id].map({ entry.mutants[$0] }) else { return nil }
+        if case .whole(let whole) = mutant.change, !whole.dependsOnTheBodyAlone,
+            whole.apply(to: answer) == .answer(answer)
+        {
+            return nil
+        }
+        return mutant
+    }
+}
+
+/// What a body's mutants serve, for telling them apart: a JSON document (compared as JSON, as a client reads it:
+/// a value mutant writes the document compactly), or bytes.
+private struct BodyServed {
+    let body: [UInt8]
+    let document: JSONNode?
+    let outline: XMLOutline?
+    let tree: FingerprintTree?
+
+    init(body: [UInt8], document: JSONNode?, outline: XMLOutline?) {
+        (self.body, self.document, self.outline) = (body, document, outline)
+        tree = document.map(FingerprintTree.init)
+    }
+
+    enum Served: Equatable {
+        case json(JSONNode)
+        case bytes([UInt8])
+        /// A change of the answer's head too, told apart where the head is known (`Mutations.of`).
+        case other(String)
+    }
+
+    var distinct: DistinctMutants {
+        DistinctMutants(
+            fingerprint: fingerprint, good: tree?.value ?? Fingerprint.bytes(body),
+            same: { served($0) == ($1.map(served) ?? document.map(Served.json) ?? .bytes(body)) })
+    }
+
+    func served(_ mutant: Mutation) -> Served {
+        switch mutant.change {
+        case .value(let path, let change):
+            return .json(document?.changing(path[...], change) ?? .null)
+        case .element(let path, let change):
+            return .bytes(change.apply(to: body, outline?.elements.filter { $0.path == path } ?? []))
+        case .whole(let whole) where whole.dependsOnTheBodyAlone:
+            guard case .answer(let answer) = whole.apply(to: MutableAnswer(status: 200, body: body)) else {
+                return .other(mutant.id)
+            }
+            if document != nil, let parsed = JSONNode(parsing: answer.body) { return .json(parsed) }
+            return .bytes(answer.body)
+        default:
+            return .other(mutant.id)
+        }
+    }
+
+    func fingerprint(_ mutant: Mutation) -> UInt64 {
+        switch (mutant.change, document, tree) {
+        case (.value(let path, let change), let document?, let tree?):
+            return document.fingerprint(changing: path[...], change, tree: tree) ?? FingerprintTree.scalar(.null)
+        default:
+            switch served(mutant) {
+            case .json(let node): return FingerprintTree(node).value
+            case .bytes(let bytes): return Fingerprint.bytes(bytes)
+            case .other(let id): return Fingerprint.bytes(Array(id.utf8)) ^ 0x5A5A
+            }
+        }
     }
 }
 

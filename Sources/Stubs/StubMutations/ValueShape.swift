@@ -88,10 +88,15 @@ struct ValueShape {
         return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }
     }
 
-    /// The changes that mean something for what this path holds, in a fixed order.
-    var changes: [ValueChange] {
+    /// The changes that mean something for what this path holds, in a fixed order. A body's document itself gets
+    /// none of `null`, `as-…` and `empty` (the answer's `body:` mutants are those).
+    var changes: [ValueChange] { changes(wholeDocument: false) }
+
+    /// The changes that mean something for what this path holds; with `wholeDocument`, the document itself gets
+    /// `null`, `as-…` and `empty` too (an event's data, a WebSocket message: no `body:` mutant stands for them).
+    func changes(wholeDocument: Bool) -> [ValueChange] {
         var changes: [ValueChange] = []
-        let isRoot = path.isEmpty
+        let isRoot = path.isEmpty && !wholeDocument
         if isKeyed { changes.append(.removed) }
         if !isRoot && kinds != [.null] { changes.append(.null) }
         if !isRoot {

@@ -28,6 +28,12 @@ enum WholeChange: Sendable, Equatable {
 
     static let delayMs = 61_000
 
+    /// Whether what the change serves depends on the body alone (not on the status or headers).
+    var dependsOnTheBodyAlone: Bool {
+        if case .body(let body) = self { return body != .htmlErrorPage }
+        return false
+    }
+
     var id: String {
         switch self {
         case .body(let body): "body:\(body.rawValue)"

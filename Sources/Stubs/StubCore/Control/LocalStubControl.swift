@@ -57,8 +57,19 @@ extension LocalStubControl {
     }
 
     /// Answers every request to `stub` with its mutant `mutation` of the variant it would give (nil: unmutated).
-    /// - Throws: `StubServerError.unknownStub`.
+    /// - Throws: `StubServerError.unknownStub`, or `.unknownMutant` for an ID no variant of the stub has.
     public func setMutation(_ mutation: String?, forStub stub: String) throws(StubServerError) {
+        let found = try runtime.state.withLock { $0.catalog }.existingStub(stub)
+        if let mutation, !found.variants.values.contains(where: \.template) {
+            // An ID no variant has is refused now, as the header refuses it, not on every later request. (A
+            // template's mutants are made of its rendered answer, so its IDs are not known before one.) Listed
+            // outside the lock: a large body's mutants take a moment to list the first time.
+            let ids = found.variants.values.flatMap { $0.mutants.flatMap { [$0.id] + $0.aliases } }
+            guard ids.contains(mutation) else {
+                throw .unknownMutant(
+                    mutation, stub: stub, closest: StubAnswer.closest(to: mutation, among: Array(Set(ids))))
+            }
+        }
         try runtime.state.withLock { (state: inout StubState) throws(StubServerError) in
             _ = try state.catalog.existingStub(stub)
             state.stubMutations[stub] = mutation

@@ -24,7 +24,7 @@ public protocol StubControl: AnyObject, Sendable {
     /// Answers every request to `stub` with the mutant `mutation` (an ID `stub-server mutations` lists, such as
     /// `feed.results[*].name:null`) of the variant it would give; nil answers unmutated. A request's own
     /// `X-Stub-Mutation` header wins; an ID the variant has no mutant of is answered `400`, naming the nearest.
-    /// - Throws: `StubServerError.unknownStub`.
+    /// - Throws: `StubServerError.unknownStub`, or `.unknownMutant` for an ID no variant of the stub has.
     func setMutation(_ mutation: String?, forStub stub: String) async throws(StubServerError)
     /// The mutant chosen at run time for `stub`, if any.
     func mutation(forStub stub: String) async throws(StubServerError) -> String?

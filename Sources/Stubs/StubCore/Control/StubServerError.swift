@@ -32,6 +32,8 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
     case notAResource(String, resources: [String])
     /// Items given to replace a resource's collection that it cannot hold: `reason` names the item and field.
     case invalidItems(resource: String, reason: String)
+    /// No variant of the stub has a mutant of this ID; `closest` are the nearest IDs it has (a typo's fix).
+    case unknownMutant(String, stub: String, closest: [String])
 
     public var description: String {
         switch self {
@@ -64,6 +66,10 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
                 + (resources.isEmpty ? "(none)" : resources.joined(separator: ", "))
         case .invalidItems(let resource, let reason):
             "cannot replace the items of \(resource): \(reason)"
+        case .unknownMutant(let id, let stub, let closest):
+            "no variant of stub \(stub.debugDescription) has a mutant \(id.debugDescription)"
+                + (closest.isEmpty ? "" : "; nearest: \(closest.joined(separator: ", "))")
+                + " (GET /__stub/stubs/\(stub)/mutations lists them)"
         }
     }
 }

@@ -10,7 +10,7 @@ import StubServer
 #endif
 
 /// `stub-server mutations DIR --stub NAME [--variant V] [--json]`: the mutants of a stub's variant, one per line
-/// (ID, then what it does), or as a JSON array of `{"id", "description"}`.
+/// (ID, then what it does, then the IDs of its twins), or as a JSON array of `{"id", "description", "aliases"}`.
 struct MutationsCommand: Command, Equatable {
     static let name = "mutations"
     static let usage = Help.mutations
@@ -51,10 +51,15 @@ struct MutationsCommand: Command, Equatable {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let listed = mutants.map { Listed(id: $0.id, description: $0.description) }
+            let listed = mutants.map {
+                Listed(id: $0.id, description: $0.description, aliases: $0.aliases.isEmpty ? nil : $0.aliases)
+            }
             Output.line(String(decoding: (try? encoder.encode(listed)) ?? Data("[]".utf8), as: UTF8.self))
         } else {
-            for mutant in mutants { Output.line("\(mutant.id)  \(mutant.description)") }
+            for mutant in mutants {
+                let same = mutant.aliases.isEmpty ? "" : " (the same as \(mutant.aliases.joined(separator: ", ")))"
+                Output.line("\(mutant.id)  \(mutant.description)\(same)")
+            }
         }
         return 0
     }
@@ -62,5 +67,7 @@ struct MutationsCommand: Command, Equatable {
     private struct Listed: Encodable {
         var id: String
         var description: String
+        /// The IDs of mutants that serve the same answer, listed once under `id`.
+        var aliases: [String]?
     }
 }
