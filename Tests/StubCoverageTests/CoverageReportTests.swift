@@ -118,6 +118,42 @@ struct CoverageReportTests {
         #expect(report.junit.contains(#"<testsuite name="coverage of failure modes" tests="7" failures="5">"#))
     }
 
+    /// A test the results do not name (XCTest wrote no xUnit file: SwiftPM writes it only with `--parallel`) proved
+    /// nothing the report can see: its answers do not count, every format says "no result", and the gate fails on
+    /// it unless `--accept-no-result` names it. (Its answers used to count as a pass.)
+    @Test func aTestTheResultsDoNotName_isNoResult_inEveryFormat_andFailsTheGate() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        let records =
+            Self.records(of: catalog) + [
+                Self.record("albums", "slow", test: "XCTests.B/testSlow", fixtures: catalog.root?.path ?? "")
+            ]
+        let report = CoverageReport(catalog: catalog, input: CoverageInput(records: records, results: Self.results))
+        let slow = try #require(report.stubs.first?.variants.first { $0.name == "slow" })
+        #expect(slow.served == false && slow.noResultTests == ["XCTests.B/testSlow"])
+        #expect(report.testsWithoutResult == ["XCTests.B/testSlow"])
+        #expect(report.text.contains("albums: 7 requests; +good +bad -nil ?slow;"))
+        #expect(report.text.contains("no result: XCTests.B/testSlow (its answers do not count)"))
+        let json = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
+        #expect(json?["testsWithoutResult"] as? [String] == ["XCTests.B/testSlow"])
+        #expect(report.markdown.contains("| albums | 7 | ✅ 2 | ✅ 1 | ❌ | ❔ no result |"))
+        #expect(report.html.contains(#"<td class="noresult">no result<ul><li>XCTests.B/testSlow (no result)</li>"#))
+        #expect(report.junit.contains(#"name="slow"><failure message="not served (to tests with no result: "#))
+        #expect(
+            try CoverageGate(["stubs"]).failures(of: report).first
+                == "XCTests.B/testSlow was served answers but has no result in the results files (XCTest writes its "
+                + "xUnit file only with `swift test --parallel`); --accept-no-result XCTests.B/testSlow counts it as "
+                + "passing")
+        #expect(try CoverageGate([]).failures(of: report).isEmpty, "no rule, no gate")
+
+        let accepted = CoverageReport(
+            catalog: catalog,
+            input: CoverageInput(records: records, results: Self.results, acceptedWithoutResult: ["XCTests.B/"]))
+        #expect(accepted.testsWithoutResult.isEmpty)
+        #expect(accepted.stubs.first?.variants.first { $0.name == "slow" }?.tests == ["XCTests.B/testSlow"])
+        #expect(try CoverageGate(["variants=slow"]).failures(of: accepted).isEmpty)
+    }
+
     @Test(arguments: [
         (
             ["variants=bad,nil"],

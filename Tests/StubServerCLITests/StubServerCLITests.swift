@@ -143,6 +143,15 @@
                 log?.hasPrefix("GET /api/v1/us/apple-music/top-albums/all/100/explicit.json top-albums bad 200 ")
                     == true)
             #expect(log?.hasSuffix("ms") == true)
+            // A mutant's line names it.
+            var mutated = URLRequest(url: url)
+            mutated.setValue("status:503", forHTTPHeaderField: "X-Stub-Mutation")
+            _ = try await URLSession.bounded().data(for: mutated)
+            let mutantLog = await server.line(containing: "mutant=")
+            #expect(
+                mutantLog?.hasPrefix(
+                    "GET /api/v1/us/apple-music/top-albums/all/100/explicit.json top-albums bad mutant=status:503 503 ")
+                    == true, "\(mutantLog ?? "no line")")
             let (status, stderr) = await server.stop(SIGINT)
             #expect(status == 0)
             #expect(stderr == "stub-server: stopped on SIGINT\n")

@@ -5,7 +5,8 @@
 /// - `variants` (every declared variant) and `variants>=N` (at least N percent of them);
 /// - `statuses` (every declared response status of every OpenAPI operation) and `statuses>=N`.
 ///
-/// An exception (`coverage-exceptions.json`) covers its stub or variant; the report shows its reason.
+/// An exception (`coverage-exceptions.json`) covers its stub or variant; the report shows its reason. Whatever the
+/// rules, a test that was served answers and that the given results do not name is a gap: what it proved is unknown.
 package struct CoverageGate: Sendable, Equatable {
     package enum Rule: Sendable, Equatable {
         case everyStub
@@ -47,6 +48,13 @@ package struct CoverageGate: Sendable, Equatable {
     /// Each gap `report` has against the rules, as a line that names it; empty when the run covers them.
     package func failures(of report: CoverageReport) -> [String] {
         var failures: [String] = []
+        if !rules.isEmpty {
+            for test in report.testsWithoutResult {
+                failures.append(
+                    "\(test) was served answers but has no result in the results files (XCTest writes its xUnit file "
+                        + "only with `swift test --parallel`); --accept-no-result \(test) counts it as passing")
+            }
+        }
         let totals = report.totals
         for rule in rules {
             switch rule {
@@ -61,7 +69,10 @@ package struct CoverageGate: Sendable, Equatable {
                         let failing =
                             variant.failingTests.isEmpty
                             ? "" : " (only by failing tests: \(variant.failingTests.joined(separator: ", ")))"
-                        failures.append("\(stub.name): variant \(variant.name) was not served\(failing)")
+                        let unknown =
+                            variant.noResultTests.isEmpty
+                            ? "" : " (to tests with no result: \(variant.noResultTests.joined(separator: ", ")))"
+                        failures.append("\(stub.name): variant \(variant.name) was not served\(failing)\(unknown)")
                     }
                 }
             case .variantPercent(let minimum):

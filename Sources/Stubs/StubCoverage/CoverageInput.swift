@@ -12,21 +12,38 @@ package struct CoverageInput: Sendable {
     /// Tests whose answers do not count, by the start of their names (`Module.Suite/`): tests of the stub server
     /// itself that serve every variant by construction, for instance.
     package var ignoredTests: [String]
+    /// Tests counted as passing though the results do not name them, by the start of their names.
+    package var acceptedWithoutResult: [String]
 
     package init(
         records: [CoverageRecord], results: [String: Bool] = [:], exceptions: [CoverageException] = [],
-        ignoredTests: [String] = []
+        ignoredTests: [String] = [], acceptedWithoutResult: [String] = []
     ) {
         self.records = records
         self.results = results
         self.exceptions = exceptions
         self.ignoredTests = ignoredTests
+        self.acceptedWithoutResult = acceptedWithoutResult
     }
 
-    /// Whether answers served to `test` count: outside a test, or to a test that did not fail and is not ignored.
+    /// What the results say of a test.
+    package enum Outcome: Sendable, Equatable {
+        case passed, failed
+        /// Results were given and do not name it (XCTest's xUnit file is written only with `--parallel`): its
+        /// answers do not count, and a gate fails on it.
+        case noResult
+    }
+
+    /// What the results say of `test`: a request outside any test, or a run given no results, passed.
+    func outcome(_ test: String?) -> Outcome {
+        guard let test, !results.isEmpty else { return .passed }
+        if let passed = results[test] { return passed ? .passed : .failed }
+        return acceptedWithoutResult.contains { test.hasPrefix($0) } ? .passed : .noResult
+    }
+
+    /// Whether answers served to `test` count: outside a test, or to a test that passed.
     func counts(_ test: String?) -> Bool {
-        guard let test else { return true }
-        return results[test] ?? true
+        outcome(test) == .passed
     }
 
     /// Whether `test`'s answers are left out of the report altogether.

@@ -13,12 +13,16 @@ extension CoverageReport {
                     cells.append("<td class=\"none\"></td>")
                     continue
                 }
-                let kind = variant.served ? "served" : variant.exception != nil ? "excepted" : "missing"
+                let unknown = !variant.served && variant.exception == nil && !variant.noResultTests.isEmpty
+                let kind =
+                    variant.served ? "served" : variant.exception != nil ? "excepted" : unknown ? "noresult" : "missing"
                 var body =
                     variant.served
                     ? "\(variant.tests.count) test\(variant.tests.count == 1 ? "" : "s")"
-                    : variant.exception != nil ? "excepted" : "not served"
-                let listed = variant.tests + variant.failingTests.map { "\($0) (failed)" }
+                    : variant.exception != nil ? "excepted" : unknown ? "no result" : "not served"
+                let listed =
+                    variant.tests + variant.failingTests.map { "\($0) (failed)" }
+                    + variant.noResultTests.map { "\($0) (no result)" }
                 if !listed.isEmpty { body += "<ul>" + listed.map { "<li>\(escape($0))</li>" }.joined() + "</ul>" }
                 if let reason = variant.exception { body += "<p>\(escape(reason))</p>" }
                 cells.append("<td class=\"\(kind)\">\(body)</td>")
@@ -33,7 +37,8 @@ extension CoverageReport {
             "<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
                 + "td,th{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}"
                 + "th small{display:block;font-weight:normal;color:#666}ul{margin:.3em 0;padding-left:1.2em}"
-                + ".served{background:#e6f4ea}.missing{background:#fce8e6}.excepted{background:#f1f3f4}</style>",
+                + ".served{background:#e6f4ea}.missing{background:#fce8e6}.excepted{background:#f1f3f4}"
+                + ".noresult{background:#fef7e0}</style>",
             "</head><body>", "<h1>Coverage of failure modes</h1>", "<p>\(escape(summary))</p>",
             "<table><thead><tr><th>stub</th>" + names.map { "<th>\(escape($0))</th>" }.joined()
                 + "<th>mutants</th></tr></thead><tbody>",
@@ -49,6 +54,11 @@ extension CoverageReport {
                 page.append("<tr><th>\(escape(operation.operation))</th>" + cells.joined() + "</tr>")
             }
             page.append("</tbody></table>")
+        }
+        if !testsWithoutResult.isEmpty {
+            page.append("<h2>Served to tests with no result</h2><p>Their answers do not count.</p><ul>")
+            page += testsWithoutResult.map { "<li><code>\(escape($0))</code></li>" }
+            page.append("</ul>")
         }
         if !unmatched.isEmpty {
             page.append("<h2>Unmatched requests</h2><ul>")
@@ -78,7 +88,10 @@ extension CoverageReport {
                 let failing =
                     variant.failingTests.isEmpty
                     ? "" : " (only by failing tests: \(variant.failingTests.joined(separator: ", ")))"
-                lines.append(head + "><failure message=\"not served\(escape(failing))\"/></testcase>")
+                let unknown =
+                    variant.noResultTests.isEmpty
+                    ? "" : " (to tests with no result: \(variant.noResultTests.joined(separator: ", ")))"
+                lines.append(head + "><failure message=\"not served\(escape(failing + unknown))\"/></testcase>")
             }
         }
         lines.append("</testsuite></testsuites>")

@@ -1,13 +1,14 @@
 import Foundation
 
 extension CoverageReport {
-    /// The terminal summary: totals, then each stub's variants (`+` served, `-` not, `~` excepted), mutants,
-    /// operations and unmatched requests.
+    /// The terminal summary: totals, then each stub's variants (`+` served, `-` not, `~` excepted, `?` served only
+    /// to tests with no result), mutants, operations, unmatched requests and the tests with no result.
     package var text: String {
         var lines = [summary]
         for stub in stubs {
             let cells = stub.variants.map { variant in
-                (variant.served ? "+" : variant.exception != nil ? "~" : "-") + variant.name
+                (variant.served
+                    ? "+" : variant.exception != nil ? "~" : variant.noResultTests.isEmpty ? "-" : "?") + variant.name
             }
             var line = "\(stub.name): \(stub.requests) requests; \(cells.joined(separator: " "))"
             if let mutants = stub.mutants { line += "; \(mutants.served) mutants (\(Self.outcomes(mutants)))" }
@@ -18,6 +19,7 @@ extension CoverageReport {
             lines.append("\(operation.operation): \(cells.joined(separator: " "))")
         }
         for request in unmatched { lines.append("unmatched: \(request.method) \(request.path) (\(request.count))") }
+        for test in testsWithoutResult { lines.append("no result: \(test) (its answers do not count)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -47,7 +49,8 @@ extension CoverageReport {
             let cells = names.map { name -> String in
                 guard let variant = stub.variants.first(where: { $0.name == name }) else { return "" }
                 if variant.served { return "✅ \(variant.tests.count)" }
-                return variant.exception != nil ? "➖" : "❌"
+                if variant.exception != nil { return "➖" }
+                return variant.noResultTests.isEmpty ? "❌" : "❔ no result"
             }
             let mutants = stub.mutants.map { "\($0.served) (\(Self.outcomes($0)))" } ?? ""
             lines.append("| \(stub.name) | \(stub.requests) | " + cells.joined(separator: " | ") + " | \(mutants) |")
@@ -67,6 +70,10 @@ extension CoverageReport {
             stub.variants.compactMap { variant in variant.exception.map { "- \(stub.name) \(variant.name): \($0)" } }
         }
         if !excepted.isEmpty { lines += ["", "Exceptions:", ""] + excepted }
+        if !testsWithoutResult.isEmpty {
+            lines += ["", "Served to tests with no result (their answers do not count):", ""]
+            lines += testsWithoutResult.map { "- `\($0)`" }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

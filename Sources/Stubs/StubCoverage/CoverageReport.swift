@@ -16,6 +16,8 @@ package struct CoverageReport: Encodable, Sendable {
     package var operations: [OperationCoverage]
     package var unmatched: [UnmatchedRequest]
     package var totals: Totals
+    /// The tests served answers of this folder that the given results do not name: their answers do not count.
+    package var testsWithoutResult: [String]
 
     package struct StubCoverage: Encodable, Sendable {
         package var name: String
@@ -37,6 +39,8 @@ package struct CoverageReport: Encodable, Sendable {
         package var tests: [String]
         /// The failing tests served it: they do not count.
         package var failingTests: [String]
+        /// The tests served it that the results do not name: they do not count either.
+        package var noResultTests: [String]
         /// Why it is not held against the run, when the exceptions say so.
         package var exception: String?
     }
@@ -114,12 +118,13 @@ package struct CoverageReport: Encodable, Sendable {
             let variants = stub.variantNames.map { variant in
                 let served = records.filter { $0.variant == variant && $0.mutation == nil }
                 let passing = Set(served.filter { input.counts($0.test) }.map { $0.test ?? noTest })
-                let failing = Set(served.compactMap(\.test)).subtracting(passing)
+                let failing = Set(served.filter { input.outcome($0.test) == .failed }.compactMap(\.test))
+                let noResult = Set(served.filter { input.outcome($0.test) == .noResult }.compactMap(\.test))
                 let exception =
                     input.exceptions.first { $0.stub == stub.name && $0.variant == variant }?.reason ?? excepted
                 return VariantCoverage(
                     name: variant, served: !passing.isEmpty, tests: passing.sorted(), failingTests: failing.sorted(),
-                    exception: exception)
+                    noResultTests: noResult.sorted(), exception: exception)
             }
             let mutated = records.filter { $0.mutation != nil }
             var outcomes: [String: Int] = [:]
@@ -152,6 +157,7 @@ package struct CoverageReport: Encodable, Sendable {
                 })
         }
         self.unmatched = unmatched.values.sorted { ($0.path, $0.method) < ($1.path, $1.method) }
+        testsWithoutResult = Set(records.filter { input.outcome($0.test) == .noResult }.compactMap(\.test)).sorted()
         let cells = stubs.flatMap(\.variants)
         let statusCells = operations.flatMap(\.statuses)
         totals = Totals(

@@ -107,11 +107,15 @@ extension StubServer {
         package var forwarded: String?
         /// What the stub's API contract refuses in the request, each with its place; nil when nothing.
         package var contractViolations: [String]? = nil
+        /// The mutant served instead of the variant as written, by its ID.
+        package var mutation: String? = nil
 
-        /// Reads as `GET /search?term=a top-albums good 200 0.4ms`.
+        /// Reads as `GET /search?term=a top-albums good 200 0.4ms`, with `mutant=ID` after the variant when a mutant
+        /// was served.
         package var line: String {
-            let outcome = [status.map(String.init), fault.map { "fault=\($0)" }, forwarded].compactMap { $0 }.joined(
-                separator: " ")
+            let outcome = [
+                mutation.map { "mutant=\($0)" }, status.map(String.init), fault.map { "fault=\($0)" }, forwarded,
+            ].compactMap { $0 }.joined(separator: " ")
             let tenths = Int((milliseconds * 10).rounded())
             let line = "\(method) \(target) \(stub ?? "-") \(variant ?? "-") \(outcome) \(tenths / 10).\(tenths % 10)ms"
             // Each problem on a line of its own, indented: what the API would have refused.

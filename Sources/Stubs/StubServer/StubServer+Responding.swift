@@ -43,7 +43,7 @@ extension StubServer: HTTPResponder {
         }
         reply.onFinish = logger(
             request, stub: decision.stubName, variant: decision.variantName, status: status,
-            fault: exchange.fault, violations: decision.contractViolations)
+            fault: exchange.fault, mutation: exchange.mutation, violations: decision.contractViolations)
         return .now(reply)
     }
 
@@ -113,7 +113,7 @@ extension StubServer: HTTPResponder {
     /// The log line's reporter, when a log is configured: the status is the one the journal recorded.
     private func logger(
         _ request: Request, stub: String?, variant: String?, status: Int?, fault: StubVariant.Fault?,
-        note: String? = nil, violations: [String]? = nil
+        mutation: String? = nil, note: String? = nil, violations: [String]? = nil
     ) -> (@Sendable (Double) -> Void)? {
         guard let log = configuration.log else { return nil }
         let (method, target) = (request.method, configuration.redaction.redacted(target: request.target))
@@ -121,7 +121,8 @@ extension StubServer: HTTPResponder {
             log(
                 RequestLog(
                     method: method, target: target, stub: stub, variant: variant, status: status,
-                    fault: fault?.rawValue, milliseconds: milliseconds, forwarded: note, contractViolations: violations)
+                    fault: fault?.rawValue, milliseconds: milliseconds, forwarded: note, contractViolations: violations,
+                    mutation: mutation)
             )
         }
     }

@@ -5,7 +5,7 @@ import StubCoverage
 import StubServer
 
 /// `stub-server coverage FIXTURES --from DIR [--xunit FILE]... [--openapi SPEC] [--format F] [--output FILE]
-/// [--require RULE]... [--exceptions FILE]`
+/// [--require RULE]... [--exceptions FILE] [--ignore-tests NAME]... [--accept-no-result NAME]...`
 struct CoverageCommand: Command, Equatable {
     static let name = "coverage"
     var fixtures = ""
@@ -17,6 +17,7 @@ struct CoverageCommand: Command, Equatable {
     var require: [String] = []
     var exceptions: String?
     var ignoredTests: [String] = []
+    var acceptedWithoutResult: [String] = []
 
     enum Format: String, CaseIterable {
         case text, json, markdown, html, junit
@@ -25,12 +26,15 @@ struct CoverageCommand: Command, Equatable {
     static let usage = """
         Usage: stub-server coverage FIXTURES --from DIR [--xunit FILE]... [--openapi SPEC] [--format FORMAT]
                                     [--output FILE] [--require RULE]... [--exceptions FILE] [--ignore-tests NAME]...
+                                    [--accept-no-result NAME]...
 
         Reports which answers of FIXTURES a test run served: per stub, each declared variant served or not and by
         which tests; the mutants served and what they answered; with --openapi, each declared response status of
         every operation exercised or not; the requests no stub matched. DIR is the coverage folder the servers
         recorded in (STUB_COVERAGE_DIR, or a configuration's coverage folder). With --xunit (as `swift test
-        --xunit-output` writes), an answer served only to failing tests does not count.
+        --xunit-output` writes; XCTest's file only with --parallel), an answer served only to failing tests does not
+        count, nor one served only to tests the files do not name: those are shown as "no result", and --require
+        fails on each. Results are per test function: one failing case of a parameterised test fails all its answers.
 
         Options:
           --from DIR        The coverage folder (its served-*.jsonl files)
@@ -46,6 +50,8 @@ struct CoverageCommand: Command, Equatable {
                             "variant": "slow", "reason": "..."}]}
           --ignore-tests NAME  Leave out what tests whose names start with NAME were served (Module.Suite/ or
                             Module.): tests of the server itself that serve every variant by construction (repeatable)
+          --accept-no-result NAME  Count tests whose names start with NAME as passing though the results do not
+                            name them (tests run in processes of their own, say) (repeatable)
           -h, --help        Show this help
         """
 
@@ -63,6 +69,7 @@ struct CoverageCommand: Command, Equatable {
             case .option("--require"): command.require.append(try reader.value())
             case .option("--exceptions"): command.exceptions = try reader.value()
             case .option("--ignore-tests"): command.ignoredTests.append(try reader.value())
+            case .option("--accept-no-result"): command.acceptedWithoutResult.append(try reader.value())
             case .operand(let folder) where command.fixtures.isEmpty: command.fixtures = folder
             case .option, .operand: throw reader.unknown()
             }
@@ -129,7 +136,7 @@ struct CoverageCommand: Command, Equatable {
         }
         return CoverageInput(
             records: try CoverageInput.records(in: URL(fileURLWithPath: from)), results: results,
-            exceptions: exceptions, ignoredTests: ignoredTests)
+            exceptions: exceptions, ignoredTests: ignoredTests, acceptedWithoutResult: acceptedWithoutResult)
     }
 
     /// Each operation of `--openapi` with its declared statuses.
