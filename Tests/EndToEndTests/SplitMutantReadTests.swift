@@ -5,9 +5,10 @@ import StubServer
 import StubTestSupport
 import Testing
 
-/// What a client observes of `event[N]:split`, read off a raw socket: the event's first piece in a read of its own,
-/// ending exactly where the mutant cuts it, and the stream otherwise the good one. Written back to back, the two
-/// pieces reached a client in one read, and an HTTP client saw the good stream.
+/// What a client observes of `event[N]:split` and `message[N]:fragmented`, read off a raw socket: the event's first
+/// piece in a read of its own, ending exactly where the mutant cuts it, and the stream otherwise the good one; each
+/// frame of a fragmented message but the last in a read that ends with it. Written back to back, the pieces reached
+/// a client in one read, and an HTTP client saw the good stream.
 @Suite(.timeLimit(.minutes(1)))
 struct SplitMutantReadTests {
     static var splits: [String] {
@@ -53,6 +54,64 @@ struct SplitMutantReadTests {
         }
         #expect(
             ends.contains { $0.contains(cutAt) }, "\(id): a read ends at body byte \(cutAt); reads ended at \(ends)")
+    }
+
+    static var fragmented: [String] {
+        get throws { try WebSocketMutantTests.loaded.get().mutants.map(\.id).filter { $0.hasSuffix(":fragmented") } }
+    }
+
+    /// Each fragmented message of MockData's live socket (opened, then a ping and a subscribe sent at once): a read
+    /// ends after each of its frames but the last, before the continuation frame that follows it. Tried up to three
+    /// times, as above.
+    @Test(arguments: try fragmented)
+    func eachFragmentedMessage_reachesTheClientFrameByFrame(_ id: String) async throws {
+        let catalog = try StubCatalog.load(from: mockData)
+        let server = try StubServer.start(catalog: catalog)
+        defer { Task { await server.stop() } }
+        var tries: [[Int]] = []
+        for _ in 1...3 {
+            let socket = try await RawWebSocket(
+                port: server.port, path: "/live", protocols: ["catalog.v1"], extraHeaders: "X-Stub-Mutation: \(id)\r\n",
+                timeout: 2)
+            #expect(await socket.handshake.status == 101)
+            try await socket.send(text: #"{"type": "ping"}"#)
+            try await socket.send(text: #"{"type": "subscribe"}"#)
+            // Until the socket is quiet for 2 s: the script has sent everything by then.
+            let arrivals = await socket.client.readArrivals()
+            var readEnds: [Int] = []
+            var total = 0
+            for arrival in arrivals {
+                total += arrival.bytes.count
+                readEnds.append(total)
+            }
+            let frames = Self.frames(arrivals.flatMap(\.bytes))
+            // The frames before each continuation frame: the fragmented message's all but its last.
+            let cuts = frames.indices.dropFirst().filter { frames[$0].opcode == 0 }.map { frames[$0 - 1].end }
+            #expect(cuts.count == 2, "\(id): three frames, two of them continuation frames")
+            tries.append(cuts.filter { !readEnds.contains($0) })
+            if tries.last?.isEmpty == true { break }
+        }
+        #expect(tries.contains { $0.isEmpty }, "\(id): no read ended at \(tries)")
+    }
+
+    /// The server's frames in `bytes`: each opcode and the offset its frame ends at.
+    static func frames(_ bytes: [UInt8]) -> [(opcode: UInt8, end: Int)] {
+        var frames: [(opcode: UInt8, end: Int)] = []
+        var at = 0
+        while at + 2 <= bytes.count {
+            var length = Int(bytes[at + 1] & 0x7F)
+            var header = 2
+            if length == 126, at + 4 <= bytes.count {
+                length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+                header = 4
+            } else if length == 127, at + 10 <= bytes.count {
+                length = bytes[(at + 2)..<(at + 10)].reduce(0) { $0 << 8 | Int($1) }
+                header = 10
+            }
+            frames.append((bytes[at] & 0x0F, at + header + length))
+            at += header + length
+        }
+        return frames
     }
 
     /// The body of a chunked answer read as `arrivals`, and the body offsets at which each read ended.

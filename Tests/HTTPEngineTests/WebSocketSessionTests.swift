@@ -36,6 +36,24 @@ struct WebSocketSessionTests {
         #expect(session.deadline == 1000, "then the idle ping")
     }
 
+    /// A fragmented message's frames go out 100 ms apart, each written on its own so that a client reads them apart
+    /// (written together, they reached a client in one read); the message is recorded with its last frame, and the
+    /// next message waits for it: nothing may come between a message's frames.
+    @Test func aFragmentedMessage_sendsEachFrameOnItsOwn_andHoldsTheNextMessageBack() {
+        var session = Session(now: 0, pingIntervalMs: 1000)
+        let first = session.schedule(
+            [WebSocketOutput(.fragmented(.text("abcdef"), frames: 3)), WebSocketOutput(.text("next"))], now: 0)
+        #expect(Self.describe(first) == ["write opcode 1"])
+        guard case .write(let opening, _) = first.first else { return }
+        #expect(opening == WebSocketFrame.encode(.text, Array("ab".utf8), fin: false))
+        #expect(session.deadline == 100)
+        #expect(Self.describe(session.timerFired(now: 99)) == [])
+        #expect(Self.describe(session.timerFired(now: 100)) == ["write opcode 0"])
+        #expect(session.deadline == 200)
+        #expect(Self.describe(session.timerFired(now: 200)) == ["write text abcdef", "write text next"])
+        #expect(session.deadline == 1000, "then the idle ping")
+    }
+
     @Test func theServersClose_waitsForTheClients_thenEnds_andIgnoresMessagesMeanwhile() {
         var session = Session(now: 0, pingIntervalMs: 1000)
         let actions = session.schedule(

@@ -16,7 +16,8 @@ package struct WebSocketOutput: Sendable, Equatable {
         /// A ping frame with this payload (at most 125 bytes).
         case ping([UInt8])
         /// The message in `frames` frames: the first with its opcode, the rest continuation frames, its bytes cut
-        /// evenly (a text's possibly inside a UTF-8 sequence, as RFC 6455 allows).
+        /// evenly (a text's possibly inside a UTF-8 sequence, as RFC 6455 allows); each frame is written on its own,
+        /// 100 ms after the one before, and the next message waits for the last.
         case fragmented(WebSocketMessage, frames: Int)
     }
 

@@ -195,7 +195,7 @@ enum ConversationChange: Sendable, Equatable {
             case .twice: "message \(number) sent twice"
             case .swapped: "messages \(number) and \(number + 1) in each other's place"
             case .asBinary: "message \(number) sent as binary"
-            case .fragmented: "message \(number) in three frames (continuation frames)"
+            case .fragmented: "message \(number) in three frames (continuation frames) 100 ms apart"
             case .thenClose(let code): "a close \(code) (\(Self.reason(code))) after message \(number)"
             case .thenDrop: "the connection dropped after message \(number), no close frame (1006)"
             }

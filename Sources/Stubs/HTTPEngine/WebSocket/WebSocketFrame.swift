@@ -34,18 +34,21 @@ package enum WebSocketFrame {
     /// `message` in `count` frames (at least one, at most one a byte): the first with the message's opcode, the
     /// rest continuation frames, the last with FIN; the bytes cut evenly.
     package static func fragments(_ message: WebSocketMessage, _ count: Int) -> [UInt8] {
+        fragmentFrames(message, count).flatMap { $0 }
+    }
+
+    /// The frames of `fragments(_:_:)`, each on its own.
+    static func fragmentFrames(_ message: WebSocketMessage, _ count: Int) -> [[UInt8]] {
         let (opcode, bytes): (Opcode, [UInt8]) =
             switch message {
             case .text(let text): (.text, Array(text.utf8))
             case .binary(let bytes): (.binary, bytes)
             }
         let count = max(1, min(count, bytes.count))
-        var frames: [UInt8] = []
-        for index in 0..<count {
+        return (0..<count).map { index in
             let piece = Array(bytes[(index * bytes.count / count)..<((index + 1) * bytes.count / count)])
-            frames += encode(index == 0 ? opcode : .continuation, piece, fin: index == count - 1)
+            return encode(index == 0 ? opcode : .continuation, piece, fin: index == count - 1)
         }
-        return frames
     }
 
     /// A close frame: the code, then a reason cut to fit the 125-byte limit of control frames.

@@ -22,6 +22,11 @@ struct WebSocketSession {
     private(set) var phase = Phase.open
     /// Outputs waiting for their time, in the order they are due (ties in the order handed over).
     private var scheduled: [(due: Double, kind: WebSocketOutput.Kind)] = []
+    /// The rest of a fragmented message under way, each frame when it is due; the message goes with the last.
+    /// Nothing else goes out before it ends: no other message may come between a message's frames.
+    private var fragments: [(due: Double, frame: [UInt8], message: WebSocketMessage?)] = []
+    /// Milliseconds between a fragmented message's frames: written together, they reach a client in one read.
+    static let fragmentPauseMs = 100.0
     /// When the client last sent anything.
     private var lastHeard: Double
     /// When the unanswered ping went out, if one is out.
@@ -41,7 +46,7 @@ struct WebSocketSession {
         case .closing(let until): return min(until, scheduled.first?.due ?? until)
         case .open:
             let ping = pingSentAt.map { $0 + pingIntervalMs } ?? lastHeard + pingIntervalMs
-            return min(ping, scheduled.first?.due ?? ping)
+            return min(ping, fragments.first?.due ?? scheduled.first?.due ?? ping)
         }
     }
 
@@ -123,7 +128,11 @@ struct WebSocketSession {
 
     private mutating func sendDue(now: Double) -> [Action] {
         var actions: [Action] = []
-        while let next = scheduled.first, next.due <= now, phase != .closed {
+        while let next = fragments.first, next.due <= now, phase == .open {
+            fragments.removeFirst()
+            actions.append(.write(next.frame, message: next.message))
+        }
+        while fragments.isEmpty, let next = scheduled.first, next.due <= now, phase != .closed {
             scheduled.removeFirst()
             switch next.kind {
             case .text(let text):
@@ -144,8 +153,14 @@ struct WebSocketSession {
                     actions.append(.write(WebSocketFrame.encode(.ping, Array(payload.prefix(125))), message: nil))
                 }
             case .fragmented(let message, let frames):
-                if phase == .open {
-                    actions.append(.write(WebSocketFrame.fragments(message, frames), message: message))
+                // The first frame now, each of the others `fragmentPauseMs` after the one before, each flushed on
+                // its own so that a client reads them apart.
+                let all = WebSocketFrame.fragmentFrames(message, frames)
+                if phase == .open, let first = all.first {
+                    actions.append(.write(first, message: all.count == 1 ? message : nil))
+                    fragments = all.dropFirst().enumerated().map { index, frame in
+                        (now + Double(index + 1) * Self.fragmentPauseMs, frame, index == all.count - 2 ? message : nil)
+                    }
                 }
             case .drop:
                 // What was queued before goes out; then the connection ends without a close frame.
@@ -158,6 +173,7 @@ struct WebSocketSession {
     private mutating func end(code: UInt16?, reason: String, abort: Bool) -> Action {
         phase = .closed
         scheduled = []
+        fragments = []
         return .end(code: code, reason: reason, abort: abort)
     }
 }
