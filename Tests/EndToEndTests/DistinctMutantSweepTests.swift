@@ -4,7 +4,6 @@ import StubServer
 import StubTestSupport
 import Testing
 
-@testable import StubCore
 @testable import StubMutations
 
 /// Every listed mutant serves something else than the good answer and than every other listed mutant of its

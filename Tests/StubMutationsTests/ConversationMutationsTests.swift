@@ -67,6 +67,16 @@ struct ConversationMutationsTests {
         #expect(Self.messages(try Self.applied(id)) == expected)
     }
 
+    /// A message's JSON as a whole is mutated as a value is (`message[3]:null`, `:as-array`, ...); the others stay.
+    @Test(arguments: [
+        ("message[3]:null", "null"), ("message[3]:as-array", "[]"), ("message[3]:as-string", #""retyped""#),
+        ("message[3]:empty", "{}"),
+    ])
+    func aMessagesWholeJSON_isMutated(_ id: String, _ text: String) throws {
+        #expect(
+            Self.messages(try Self.applied(id)) == [#"{"type":"hello"}"#, #"{"type":"subscribed"}"#, text])
+    }
+
     @Test func aCloseOrADrop_followsItsMessage_andNoCloseLeavesTheSocketOpen() throws {
         guard case .reply(_, let sends, let delayMs) = try Self.applied("message[2]:then-close-1008").steps[1] else {
             Issue.record("the answer is gone")
