@@ -28,11 +28,16 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Mutations.of(answer).map(\.id) == mutants.map(\.id), "a second list differs")
     let document = JSONNode(parsing: body)
     /// What a client reads: a JSON body as JSON, since a value mutant writes the document compactly.
-    func served(_ result: MutatedAnswer) -> [UInt8] {
+    /// A whole-body change but the JSON it writes claims bytes (`body:bom`: a decoder may read past it).
+    func claimsBytes(_ mutant: Mutation?) -> Bool {
+        guard case .whole(let whole)? = mutant?.change, whole.dependsOnTheBodyAlone else { return false }
+        return ![.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(whole)
+    }
+    func served(_ result: MutatedAnswer, bytes: Bool = false) -> [UInt8] {
         guard case .answer(let answer) = result else { return Array("\(result)".utf8) }
         var head = "\(answer.status) \(answer.delayMs)"
         for (name, value) in answer.headers { head += "\n\(name): \(value)" }
-        guard document != nil, let json = JSONNode(parsing: answer.body) else {
+        guard document != nil, !bytes, let json = JSONNode(parsing: answer.body) else {
             return Array((head + "\n\nbytes\n").utf8) + answer.body
         }
         return Array((head + "\n\njson\n").utf8) + json.serialized
@@ -42,7 +47,7 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let small = mutants.filter { if case .value(_, .huge) = $0.change { false } else { true } }
     let spread = small.count <= 32 ? small : (0..<32).map { small[$0 * small.count / 32] }
     for mutant in spread {
-        let result = served(mutant.apply(to: answer))
+        let result = served(mutant.apply(to: answer), bytes: claimsBytes(mutant))
         precondition(seen[result] == nil, "\(mutant.id) serves what \(seen[result] ?? "") serves")
         seen[result] = mutant.id
         for alias in mutant.aliases {

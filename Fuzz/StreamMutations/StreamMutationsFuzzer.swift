@@ -6,7 +6,7 @@
 // - any stream gives mutants with unique, non-empty IDs and descriptions, the same list twice, the first and last
 //   found again by `mutant(_:of:)`;
 // - each listed mutant (24 of them, spread along the list) sends something else than the stream and than the others
-//   (bytes, reads, pauses, ending; a data mutant other JSON), and each alias resolves;
+//   (bytes, reads, pauses, ending, what a resumed request gets; a data mutant other JSON), and each alias resolves;
 // - each applied (all but the 1 MB ones) is a stream or, for the three answers, a plain answer;
 // - an event dropped, twice or cut after leaves one event fewer, one more, or N; a split event's pieces join into
 //   the unsplit block; line-end mutants keep the bytes but for the line ends.
@@ -53,7 +53,8 @@ public func fuzzStreamMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     }
     let spread = small.count <= 24 ? small : (0..<24).map { small[$0 * small.count / 24] }
     for mutant in spread {
-        let sent = wire(mutant.apply(to: stream))
+        // A client that resumes after a broken connection gets the rest as written: part of what it serves.
+        let sent = wire(mutant.apply(to: stream)) + (mutant.breaksTheConnection ? Array("resumed as written".utf8) : [])
         precondition(seen[sent] == nil, "\(mutant.id) sends what \(seen[sent] ?? "") sends")
         seen[sent] = mutant.id
         for alias in mutant.aliases {

@@ -93,13 +93,23 @@ struct DistinctMutantSweepTests {
             switch test.good {
             case .answer(let answer):
                 (
-                    Mutations.of(answer), { Self.key($0.map { $0.apply(to: answer) } ?? .answer(answer), answer) },
+                    Mutations.of(answer),
+                    {
+                        Self.key(
+                            $0.map { $0.apply(to: answer) } ?? .answer(answer), answer,
+                            asBytes: $0?.claimsBytes ?? false)
+                    },
                     { Mutations.mutant($0, of: answer) }
                 )
             case .stream(let stream):
                 (
                     EventStreamMutations.of(stream),
-                    { Self.key($0.map { $0.apply(to: stream) } ?? Mutation.sent(stream)) },
+                    {
+                        // A client that resumes after a broken connection gets the rest as written: part of what
+                        // the mutant serves.
+                        Self.key($0.map { $0.apply(to: stream) } ?? Mutation.sent(stream))
+                            + ($0?.breaksTheConnection == true ? Array("\nthen the rest as written".utf8) : [])
+                    },
                     { EventStreamMutations.mutant($0, of: stream) }
                 )
             case .conversation(let conversation):
@@ -129,12 +139,13 @@ struct DistinctMutantSweepTests {
         }
     }
 
-    /// A body's answer as a client reads it: the head, then the body as JSON when the good one is JSON.
-    static func key(_ served: MutatedAnswer, _ good: MutableAnswer) -> [UInt8] {
+    /// A body's answer as a client reads it: the head, then the body as JSON when the good one is JSON and the
+    /// mutant does not claim bytes (`body:bom`, `body:truncated-half`: bytes a decoder may read past).
+    static func key(_ served: MutatedAnswer, _ good: MutableAnswer, asBytes: Bool) -> [UInt8] {
         guard case .answer(let answer) = served else { return Array("\(served)".utf8) }
         var head = "\(answer.status) \(answer.delayMs)"
         for (name, value) in answer.headers { head += "\n\(name): \(value)" }
-        if JSONNode(parsing: good.body) != nil, let json = JSONNode(parsing: answer.body) {
+        if !asBytes, JSONNode(parsing: good.body) != nil, let json = JSONNode(parsing: answer.body) {
             return Array((head + "\n\njson\n").utf8) + json.serialized
         }
         return Array((head + "\n\nbytes\n").utf8) + answer.body
@@ -151,5 +162,13 @@ struct DistinctMutantSweepTests {
             }
             return key
         }
+    }
+}
+
+extension Mutation {
+    /// Whether the mutant's claim is about the body's bytes: a whole-body change but the JSON it writes.
+    var claimsBytes: Bool {
+        guard case .whole(let whole) = change, whole.dependsOnTheBodyAlone else { return false }
+        return ![.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(whole)
     }
 }

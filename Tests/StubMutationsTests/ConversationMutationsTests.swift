@@ -77,6 +77,16 @@ struct ConversationMutationsTests {
             Self.messages(try Self.applied(id)) == [#"{"type":"hello"}"#, #"{"type":"subscribed"}"#, text])
     }
 
+    /// Two messages whose texts are canonically equal but differ in bytes (`é`, and `e` with a combining accent):
+    /// swapping them changes what goes on the wire, so it is listed, and found again by its ID.
+    @Test func swappingCanonicallyEqualTexts_isAMutant() {
+        let conversation = MutableConversation(steps: [
+            .send(.text("\u{E9}"), delayMs: 0), .send(.text("e\u{301}"), delayMs: 0),
+        ])
+        #expect(ConversationMutations.of(conversation).contains { $0.id == "message[1]:swapped-with-next" })
+        #expect(ConversationMutations.mutant("message[1]:swapped-with-next", of: conversation) != nil)
+    }
+
     @Test func aCloseOrADrop_followsItsMessage_andNoCloseLeavesTheSocketOpen() throws {
         guard case .reply(_, let sends, let delayMs) = try Self.applied("message[2]:then-close-1008").steps[1] else {
             Issue.record("the answer is gone")

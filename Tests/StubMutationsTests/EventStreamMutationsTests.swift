@@ -127,6 +127,17 @@ import Testing
         #expect(EventStreamMutations.of(Self.stream).contains { $0.id == id })
     }
 
+    /// `events:no-terminal` and dropping the last event send the same and are listed once; a cut after the
+    /// event before sends the same first answer but is a mutant of its own: a client that resumes after it gets the
+    /// rest as written, not as mutated.
+    @Test func twins_areListedOnce_butNotAcrossABrokenConnection() throws {
+        let mutants = EventStreamMutations.of(Self.stream)
+        let noTerminal = try #require(mutants.first { $0.id == "events:no-terminal" })
+        #expect(noTerminal.aliases == ["event[4]:dropped"])
+        #expect(mutants.contains { $0.id == "event[3]:then-end" })
+        #expect(EventStreamMutations.mutant("event[4]:dropped", of: Self.stream) != nil, "an alias still resolves")
+    }
+
     @Test(arguments: [("status:204", 204, nil), ("status:503", 503, "1"), ("body:html-error-page", 200, nil)])
     func anAnswer_insteadOfTheStream(_ id: String, _ status: Int, _ retryAfter: String?) throws {
         let mutant = try #require(EventStreamMutations.mutant(id, of: Self.stream))

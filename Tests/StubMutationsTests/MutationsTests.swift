@@ -108,6 +108,25 @@ struct MutationsTests {
         #expect(mutants.map(\.id) == WholeChange.all.map(\.id).filter { !unchanging.contains($0) })
     }
 
+    /// Whole-body changes claim bytes: `body:bom` of a JSON body is listed and served though a decoder that skips a
+    /// byte-order mark reads the same document (it was dropped as changing nothing), and `body:truncated-half` of
+    /// `{}` and spaces is listed though the half left is `{}`.
+    @Test(arguments: [(#"{"a":1}"#, "body:bom"), ("{}      ", "body:truncated-half")])
+    func aBodyChangeThatADecoderReadsPast_isListed(_ body: String, _ id: String) throws {
+        let answer = Self.answer(body)
+        #expect(Mutations.of(answer).contains { $0.id == id })
+        let mutant = try #require(Mutations.mutant(id, of: answer))
+        guard case .answer(let served) = mutant.apply(to: answer) else { throw Failure("not an answer") }
+        #expect(served.body != answer.body)
+    }
+
+    /// Text is compared byte for byte: `é` and `e` with a combining accent are canonically equal `String`s, and
+    /// different bytes on the wire.
+    @Test func canonicallyEquivalentText_isNotTheSameValue() {
+        #expect(JSONNode.string("\u{E9}") != JSONNode.string("e\u{301}"))
+        #expect(JSONNode.object([(key: "\u{E9}", value: .null)]) != JSONNode.object([(key: "e\u{301}", value: .null)]))
+    }
+
     @Test func keysThatLookLikePaths_getNamesOfTheirOwn() {
         let mutants = Mutations.of(Self.answer(#"{"a.b":1,"a":{"b":2,"c":3},"":3,"x y":4}"#))
         #expect(Set(mutants.map(\.id)).count == mutants.count)

@@ -145,16 +145,17 @@
             let failed: Set<String> = [
                 "status:204", "status:503", "body:html-error-page", "events:no-terminal", "events:cr",
                 "events:idle-pause", "event[1]:then-end", "event[1]:then-reset", "event[1]:then-hang",
-                "event[2]:then-reset", "event[2]:then-hang",
+                "event[2]:then-end", "event[2]:then-reset", "event[2]:then-hang",
             ]
             #expect(Set(byID.filter { $0.value == "failed" }.keys) == failed)
-            // Swept once: `event[3]:dropped` and `event[2]:then-end` send what `events:no-terminal` sends, and
-            // `data(token).t:removed` what `data(token):empty` sends.
-            for twin in ["event[3]:dropped", "event[2]:then-end", "data(token).t:removed"] {
+            // Swept once: `event[3]:dropped` sends what `events:no-terminal` sends, and `data(token).t:removed` what
+            // `data(token):empty` sends. (`event[2]:then-end` sends the same first answer too, but a client that
+            // resumes after it gets the rest as written: a mutant of its own.)
+            for twin in ["event[3]:dropped", "data(token).t:removed"] {
                 #expect(byID[twin] == nil, "\(twin) is an alias, not a case of its own")
             }
-            #expect(byID.count == 50, "every mutant of the three events: \(byID.keys.sorted())")
-            #expect(counts == ["passed": 50 - failed.count, "failed": failed.count, "crashed": 0, "hung": 0])
+            #expect(byID.count == 51, "every mutant of the three events: \(byID.keys.sorted())")
+            #expect(counts == ["passed": 51 - failed.count, "failed": failed.count, "crashed": 0, "hung": 0])
             for passing in [
                 "event[3]:then-hang", "event[3]:then-reset", "events:crlf", "event[2]:split", "events:huge-event",
                 "data(token):null", "data(token):as-array",

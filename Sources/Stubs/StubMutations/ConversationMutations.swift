@@ -13,7 +13,8 @@ package enum ConversationMutations {
 
     /// Whether `mutant` leaves `conversation` as it is; for a change of a message's JSON, the same JSON.
     static func isNoOp(_ mutant: Mutation, of conversation: MutableConversation) -> Bool {
-        isNoOpJSON(mutant, of: conversation) || mutant.apply(to: conversation) == conversation
+        isNoOpJSON(mutant, of: conversation)
+            || ConversationServed.wire(mutant.apply(to: conversation)) == ConversationServed.wire(conversation)
     }
 
     private static func isNoOpJSON(_ mutant: Mutation, of conversation: MutableConversation) -> Bool {
@@ -22,7 +23,7 @@ package enum ConversationMutations {
         guard number >= 1, number <= places.count, case .text(let text)? = conversation.message(at: places[number - 1]),
             let document = JSONNode(parsing: Array(text.utf8))
         else { return true }
-        return document.changing(path[...], change) == document
+        return !document.isChanged(by: path[...], change)
     }
 
     /// Every mutant the lister makes of `conversation`, also those that change nothing or do what another does.
@@ -241,40 +242,44 @@ private struct ConversationServed {
         return print.value
     }
 
-    /// A fingerprint of every step of `conversation`: what it sends, when, and in answer to which message.
+    /// A fingerprint of every step of `conversation`.
     static func fingerprint(_ conversation: MutableConversation) -> UInt64 {
-        var print = Fingerprint(tag: 12)
-        func mark(_ tag: UInt64, _ parts: UInt64...) {
-            print.add(tag)
-            for part in parts { print.add(part) }
+        Fingerprint.bytes(wire(conversation))
+    }
+
+    /// Every step of `conversation` as bytes: what it sends (text as its UTF-8, byte for byte), when, and in answer
+    /// to which message. Two conversations with the same bytes do the same on the wire.
+    static func wire(_ conversation: MutableConversation) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func mark(_ tag: UInt8, _ numbers: Int..., text: [UInt8]? = nil) {
+            bytes.append(tag)
+            for number in numbers { bytes += Array("\(number);".utf8) }
+            if let text { bytes += Array("\(text.count):".utf8) + text }
         }
-        func text(_ text: String) -> UInt64 { Fingerprint.bytes(Array(text.utf8)) }
         func add(_ kind: WebSocketOutput.Kind) {
             switch kind {
-            case .text(let value): mark(1, text(value))
-            case .binary(let bytes): mark(2, Fingerprint.bytes(bytes))
-            case .close(let code, let reason): mark(3, UInt64(code), text(reason))
+            case .text(let value): mark(1, text: Array(value.utf8))
+            case .binary(let value): mark(2, text: value)
+            case .close(let code, let reason): mark(3, Int(code), text: Array(reason.utf8))
             case .drop: mark(4)
-            case .ping(let bytes): mark(5, Fingerprint.bytes(bytes))
-            case .fragmented(.text(let value), let frames): mark(6, UInt64(frames), text(value))
-            case .fragmented(.binary(let bytes), let frames): mark(7, UInt64(frames), Fingerprint.bytes(bytes))
+            case .ping(let value): mark(5, text: value)
+            case .fragmented(.text(let value), let frames): mark(6, frames, text: Array(value.utf8))
+            case .fragmented(.binary(let value), let frames): mark(7, frames, text: value)
             }
         }
         for step in conversation.steps {
             switch step {
             case .send(let kind, let delayMs):
-                mark(10, UInt64(bitPattern: Int64(delayMs)))
+                mark(10, delayMs)
                 add(kind)
             case .reply(let matcher, let sends, let delayMs):
-                mark(11, UInt64(bitPattern: Int64(matcher)), UInt64(bitPattern: Int64(delayMs)), UInt64(sends.count))
+                mark(11, matcher, delayMs, sends.count)
                 sends.forEach(add)
-            case .close(let code, let reason, let afterMs):
-                mark(12, UInt64(code), text(reason), UInt64(bitPattern: Int64(afterMs)))
-            case .drop(let afterMs):
-                mark(13, UInt64(bitPattern: Int64(afterMs)))
+            case .close(let code, let reason, let afterMs): mark(12, Int(code), afterMs, text: Array(reason.utf8))
+            case .drop(let afterMs): mark(13, afterMs)
             }
         }
-        return print.value
+        return bytes
     }
 
     private func same(_ mutant: Mutation, _ other: Mutation?) -> Bool {
@@ -286,6 +291,6 @@ private struct ConversationServed {
             return number == otherNumber
                 && document.changing(path[...], change) == document.changing(otherPath[...], otherChange)
         }
-        return mutant.apply(to: conversation) == other.apply(to: conversation)
+        return Self.wire(mutant.apply(to: conversation)) == Self.wire(other.apply(to: conversation))
     }
 }

@@ -26,7 +26,7 @@ package enum EventStreamMutations {
             guard block.isEvent, block.type == type, let data = block.data,
                 let document = JSONNode(parsing: Array(data.utf8))
             else { return true }
-            return document.changing(path[...], change) == document
+            return !document.isChanged(by: path[...], change)
         }
     }
 
@@ -343,6 +343,9 @@ private struct StreamServed {
 
     private func same(_ mutant: Mutation, _ other: Mutation?) -> Bool {
         guard let other else { return EventStreamMutations.isNoOp(mutant, of: stream) }
+        // A client that resumes after one that breaks the connection gets the rest as written, after one that does
+        // not the rest as mutated: the same first answer, not the same mutant.
+        guard mutant.breaksTheConnection == other.breaksTheConnection else { return false }
         switch (mutant.change, other.change) {
         case (
             .stream(.data(let type, let path, let change)),

@@ -39,27 +39,34 @@ struct Fingerprint {
 }
 
 /// A JSON document's fingerprints, node by node in its shape: a mutant's fingerprint is made from the parts it
-/// changes and these for the parts it leaves alone, without writing the mutated document out.
+/// changes and these for the parts it leaves alone, without writing the mutated document out. An object's is the
+/// sum of its fields' (each key with its value), so changing one field of a wide object costs one subtraction and
+/// one addition; fields in another order give the same fingerprint, which the full comparison tells apart.
 struct FingerprintTree {
     let value: UInt64
     /// An array's elements, or an object's values in order.
     let children: [FingerprintTree]
-    /// An object's keys' fingerprints, in order.
-    let keys: [UInt64]
+    /// An object's fields' fingerprints (key and value), in order.
+    let parts: [UInt64]
+    /// Where each key of an object is.
+    let places: [String: [Int]]
+    /// The sum of an object's fields' fingerprints.
+    let sum: UInt64
 
     init(_ node: JSONNode) {
         switch node {
         case .array(let items):
             children = items.map(FingerprintTree.init)
-            keys = []
+            (parts, places, sum) = ([], [:], 0)
             value = Self.array(children.map(\.value))
         case .object(let fields):
             children = fields.map { FingerprintTree($0.value) }
-            keys = fields.map { Self.key($0.key) }
-            value = Self.object(zip(keys, children.map(\.value)))
+            parts = zip(fields, children).map { Self.part(Self.key($0.key), $1.value) }
+            places = Dictionary(grouping: fields.indices) { fields[$0].key }
+            sum = parts.reduce(0, &+)
+            value = Self.object(count: fields.count, sum: sum)
         default:
-            children = []
-            keys = []
+            (children, parts, places, sum) = ([], [], [:], 0)
             value = Self.scalar(node)
         }
     }
@@ -94,12 +101,19 @@ struct FingerprintTree {
         return print.value
     }
 
-    static func object(_ fields: some Sequence<(UInt64, UInt64)>) -> UInt64 {
+    /// One field of an object: its key's fingerprint with its value's.
+    static func part(_ key: UInt64, _ value: UInt64) -> UInt64 {
+        var print = Fingerprint(tag: 8)
+        print.add(key)
+        print.add(value)
+        return print.value
+    }
+
+    /// An object of `count` fields whose fingerprints add up to `sum`.
+    static func object(count: Int, sum: UInt64) -> UInt64 {
         var print = Fingerprint(tag: 7)
-        for (key, value) in fields {
-            print.add(key)
-            print.add(value)
-        }
+        print.add(UInt64(count))
+        print.add(sum)
         return print.value
     }
 
@@ -115,18 +129,18 @@ extension JSONNode {
         let rest = path.dropFirst()
         switch (step, self) {
         case (.key(let key), .object(let fields)):
-            var parts: [(UInt64, UInt64)] = []
-            parts.reserveCapacity(fields.count)
-            for (index, field) in fields.enumerated() {
-                if field.key == key {
-                    guard let changed = field.value.fingerprint(changing: rest, change, tree: tree.children[index])
-                    else { continue }
-                    parts.append((tree.keys[index], changed))
+            guard let places = tree.places[key] else { return tree.value }
+            var sum = tree.sum
+            var count = fields.count
+            for index in places {
+                sum &-= tree.parts[index]
+                if let changed = fields[index].value.fingerprint(changing: rest, change, tree: tree.children[index]) {
+                    sum &+= FingerprintTree.part(FingerprintTree.key(key), changed)
                 } else {
-                    parts.append((tree.keys[index], tree.children[index].value))
+                    count -= 1
                 }
             }
-            return FingerprintTree.object(parts)
+            return FingerprintTree.object(count: count, sum: sum)
         case (.elements, .array(let items)):
             return FingerprintTree.array(
                 items.indices.compactMap { items[$0].fingerprint(changing: rest, change, tree: tree.children[$0]) })
@@ -135,13 +149,29 @@ extension JSONNode {
         }
     }
 
+    /// Whether `changing(path, change)` changes this node: a walk along the path alone, where comparing the
+    /// changed document with this one would visit all of it.
+    func isChanged(by path: ArraySlice<JSONStep>, _ change: ValueChange) -> Bool {
+        guard let step = path.first else { return change.apply(to: self) != self }
+        let rest = path.dropFirst()
+        switch (step, self) {
+        case (.key(let key), .object(let fields)):
+            return fields.contains { $0.key == key && $0.value.isChanged(by: rest, change) }
+        case (.elements, .array(let items)):
+            return items.contains { $0.isChanged(by: rest, change) }
+        default:
+            return false
+        }
+    }
+
     /// The fingerprint of `change.apply(to: self)`, from `tree` where the change keeps parts of this node.
     private func fingerprint(after change: ValueChange, tree: FingerprintTree) -> UInt64? {
         switch (change, self) {
         case (.removed, _): return nil
-        case (.unknownKey, .object):
-            let extra = (FingerprintTree.key("x-unexpected-key"), FingerprintTree.scalar(.string("unexpected")))
-            return FingerprintTree.object(Array(zip(tree.keys, tree.children.map(\.value))) + [extra])
+        case (.unknownKey, .object(let fields)):
+            let extra = FingerprintTree.part(
+                FingerprintTree.key("x-unexpected-key"), FingerprintTree.scalar(.string("unexpected")))
+            return FingerprintTree.object(count: fields.count + 1, sum: tree.sum &+ extra)
         case (.oneElement, .array): return FingerprintTree.array(tree.children.prefix(1).map(\.value))
         case (.firstDuplicated, .array(let items)) where !items.isEmpty:
             return FingerprintTree.array([tree.children[0].value] + tree.children.map(\.value))

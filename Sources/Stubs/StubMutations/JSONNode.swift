@@ -9,15 +9,18 @@ indirect enum JSONNode: Equatable, Sendable {
     case array([JSONNode])
     case object([(key: String, value: JSONNode)])
 
+    /// The same document, text compared byte for byte: `String`'s `==` calls canonically equivalent text equal
+    /// (`é` and `e` with a combining accent), which a client's bytes are not.
     static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
-        case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        case (.number(let a), .number(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):
-            a.map { $0.key } == b.map { $0.key } && a.map { $0.value } == b.map { $0.value }
+            a.count == b.count
+                && zip(a, b).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
         default: false
         }
     }

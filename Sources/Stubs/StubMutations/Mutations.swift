@@ -81,8 +81,9 @@ package enum Mutations {
     }
 }
 
-/// What a body's mutants serve, for telling them apart: a JSON document (compared as JSON, as a client reads it:
-/// a value mutant writes the document compactly), or bytes.
+/// What a body's mutants serve, for telling them apart: a JSON document (compared as JSON, as a client's decoder
+/// reads it: a value mutant writes the document compactly), or bytes. A whole-body change is bytes (`body:bom`,
+/// `body:truncated-half` claim bytes a decoder may read past), but for the JSON it writes (`null`, `[]`, `{}`).
 private struct BodyServed {
     let body: [UInt8]
     let document: JSONNode?
@@ -104,7 +105,16 @@ private struct BodyServed {
     var distinct: DistinctMutants {
         DistinctMutants(
             fingerprint: fingerprint, good: tree?.value ?? Fingerprint.bytes(body),
-            same: { served($0) == ($1.map(served) ?? document.map(Served.json) ?? .bytes(body)) })
+            same: { mutant, other in other.map { served(mutant) == served($0) } ?? isNoOp(mutant) })
+    }
+
+    /// Whether `mutant` serves the good answer: a value change that changes no value (told along its path alone),
+    /// or a whole change that serves the body as it is.
+    func isNoOp(_ mutant: Mutation) -> Bool {
+        if case .value(let path, let change) = mutant.change, let document {
+            return !document.isChanged(by: path[...], change)
+        }
+        return served(mutant) == (document.map(Served.json) ?? .bytes(body))
     }
 
     func served(_ mutant: Mutation) -> Served {
@@ -117,7 +127,11 @@ private struct BodyServed {
             guard case .answer(let answer) = whole.apply(to: MutableAnswer(status: 200, body: body)) else {
                 return .other(mutant.id)
             }
-            if document != nil, let parsed = JSONNode(parsing: answer.body) { return .json(parsed) }
+            if document != nil, [.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(whole),
+                let parsed = JSONNode(parsing: answer.body)
+            {
+                return .json(parsed)
+            }
             return .bytes(answer.body)
         default:
             return .other(mutant.id)
