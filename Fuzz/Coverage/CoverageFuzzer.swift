@@ -6,7 +6,8 @@
 // Properties, not only survival:
 // - the JSON form is valid JSON of version 1, and every other format is produced;
 // - the totals agree with the cells: served <= covered <= variants, requested <= stubs;
-// - a gate's failures name only stubs, variants and operations the report has.
+// - a gate's failures name only stubs, variants and operations the report has, or a test it has no result for;
+// - a test with no result is one the given results do not name (and none without results given).
 //
 // Seeds: records, results, exceptions and rules like the package's own, in Fuzz/seeds/coverage.
 
@@ -56,8 +57,16 @@ public func fuzzCoverage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     precondition(json["version"] == .number(1))
     precondition(!report.text.isEmpty && !report.markdown.isEmpty && !report.html.isEmpty && !report.junit.isEmpty)
+    precondition(
+        results.isEmpty
+            ? report.testsWithoutResult.isEmpty
+            : report.testsWithoutResult.allSatisfy {
+                results[$0] == nil
+            })
     if let gate = try? CoverageGate(rules) {
-        let names = Set(report.stubs.map(\.name) + report.operations.map(\.operation) + ["variants", "statuses"])
+        let names = Set(
+            report.stubs.map(\.name) + report.operations.map(\.operation) + report.testsWithoutResult
+                + ["variants", "statuses"])
         for failure in gate.failures(of: report) {
             precondition(
                 names.contains {
