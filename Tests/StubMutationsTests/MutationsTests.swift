@@ -120,6 +120,16 @@ struct MutationsTests {
         #expect(served.body != answer.body)
     }
 
+    /// A value change that changes nothing here is not listed and its ID is refused: a zero made zero, a list of one
+    /// kept to one, an empty string emptied; also where `[*]` reaches elements without the key, or that are no object.
+    @Test(arguments: ["n:zero", "list:one", "s:empty", "items[*].a:zero"])
+    func aValueChangeThatChangesNothing_isNotListed(_ id: String) {
+        let answer = Self.answer(#"{"n":0,"list":[1],"s":"","items":[{"a":0},{"b":1},5]}"#)
+        #expect(!Mutations.of(answer).contains { $0.id == id || $0.aliases.contains(id) })
+        #expect(Mutations.mutant(id, of: answer) == nil)
+        #expect(Mutations.of(answer).contains { $0.id == "n:minus-one" }, "a change that changes something is")
+    }
+
     /// Text is compared byte for byte: `é` and `e` with a combining accent are canonically equal `String`s, and
     /// different bytes on the wire.
     @Test func canonicallyEquivalentText_isNotTheSameValue() {
