@@ -30,8 +30,7 @@ public func fuzzMutations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     /// What a client reads: a JSON body as JSON, since a value mutant writes the document compactly.
     /// A whole-body change but the JSON it writes claims bytes (`body:bom`: a decoder may read past it).
     func claimsBytes(_ mutant: Mutation?) -> Bool {
-        guard case .whole(let whole)? = mutant?.change, whole.dependsOnTheBodyAlone else { return false }
-        return ![.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(whole)
+        if case .whole(let whole)? = mutant?.change { whole.claimsBytes } else { false }
     }
     func served(_ result: MutatedAnswer, bytes: Bool = false) -> [UInt8] {
         guard case .answer(let answer) = result else { return Array("\(result)".utf8) }

@@ -8,10 +8,6 @@ struct Fingerprint {
         hasher.combine(tag)
     }
 
-    mutating func add(_ byte: UInt8) {
-        hasher.combine(byte)
-    }
-
     mutating func add(_ bytes: [UInt8]) {
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }

@@ -127,7 +127,7 @@ private struct BodyServed {
             guard case .answer(let answer) = whole.apply(to: MutableAnswer(status: 200, body: body)) else {
                 return .other(mutant.id)
             }
-            if document != nil, [.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(whole),
+            if document != nil, !whole.claimsBytes,
                 let parsed = JSONNode(parsing: answer.body)
             {
                 return .json(parsed)

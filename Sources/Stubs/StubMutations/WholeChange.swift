@@ -34,6 +34,12 @@ enum WholeChange: Sendable, Equatable {
         return false
     }
 
+    /// Whether the change's claim is about the body's bytes (`body:bom`, `body:truncated-half`: bytes a decoder may
+    /// read past), not the JSON it writes (`null`, `[]`, `{}`).
+    var claimsBytes: Bool {
+        dependsOnTheBodyAlone && ![.body(.null), .body(.emptyArray), .body(.emptyObject)].contains(self)
+    }
+
     var id: String {
         switch self {
         case .body(let body): "body:\(body.rawValue)"
