@@ -134,7 +134,9 @@ let package = Package(
             name: "StubCoverage", dependencies: ["StubContracts", "StubCore", "XMLPath"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI",
-            dependencies: ["CLISupport", "StubContracts", "StubCore", "StubCoverage", "StubServer", "StubServerRecording"],
+            dependencies: [
+                "CLISupport", "StubContracts", "StubCore", "StubCoverage", "StubServer", "StubServerRecording",
+            ],
             swiftSettings: settings),
         .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
         .target(
@@ -168,7 +170,8 @@ let package = Package(
             swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(
-            name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport", "Spawning"], swiftSettings: settings),
+            name: "ChildProcesses", dependencies: ["CLinux", "Locking", "SharedTestSupport", "Spawning"],
+            swiftSettings: settings),
         // Counts the sockets an in-process fetch opens, in a process of its own (StubServerCLITests runs it).
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         // Plays an app that starts its stubs from its launch environment (StubServerCLITests drives it remotely).
@@ -281,8 +284,14 @@ let package = Package(
             dependencies: ["Locking", "StubCore", "StubServer", "StubServerRecording", "StubTestSupport", "XMLPath"],
             swiftSettings: settings),
         .testTarget(
+            name: "StubHarnessTests",
+            dependencies: ["StubHarness", "StubTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
             name: "StubServerTestingTests",
-            dependencies: ["Locking", "StubTestSupport", "StubHarness", "StubServer", "StubServerInProcess", "StubServerTesting"],
+            dependencies: [
+                "Locking", "StubTestSupport", "StubHarness", "StubServer", "StubServerInProcess", "StubServerTesting",
+            ],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],
             swiftSettings: settings),

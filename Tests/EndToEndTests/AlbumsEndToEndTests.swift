@@ -65,13 +65,13 @@ struct AlbumsEndToEndTests {
 
     @Test(.stubServer(variants: ["top-albums": "empty"]))
     func albumList_showsEmptyForAFeedWithNoAlbums() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         await showsEmpty(LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
     }
 
     @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "empty"]))
     func albumList_showsEmptyForAFeedWithNoAlbums_inProcess() async throws {
-        let stubs = try InProcessStubs.required()
+        let stubs = try #require(TestStubs.current?.inProcess)
         let http = realClient(configuration: stubs.sessionConfiguration)
         await showsEmpty(LiveAlbumsClient(http: http, baseURL: AlbumsEndpoint.v2Host))
     }
@@ -85,13 +85,13 @@ struct AlbumsEndToEndTests {
 
     @Test(.stubServer(variants: ["top-albums": "server-error"]))
     func albumList_retriesAfterAServerError() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         try await retriesAfterAServerError(server, LiveAlbumsClient(http: realClient(), baseURL: server.baseURL))
     }
 
     @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "server-error"]))
     func albumList_retriesAfterAServerError_inProcess() async throws {
-        let stubs = try InProcessStubs.required()
+        let stubs = try #require(TestStubs.current?.inProcess)
         let http = realClient(configuration: stubs.sessionConfiguration)
         try await retriesAfterAServerError(stubs, LiveAlbumsClient(http: http, baseURL: AlbumsEndpoint.v2Host))
     }

@@ -107,7 +107,7 @@ struct CoverageTraitTests {
     @Test(.stubServer(transport: .socket(StubServer.Configuration(coverage: CoverageTraitTests.folder))))
     func theTrait_namesTheTestInItsRecords() async throws {
         defer { try? FileManager.default.removeItem(at: Self.folder) }
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         _ = try await URLSession(configuration: .ephemeral).data(
             from: server.baseURL.appendingPathComponent(CoverageRecordingTests.albumsPath))
         let records = try CoverageInput.records(in: Self.folder)

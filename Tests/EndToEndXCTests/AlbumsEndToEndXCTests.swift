@@ -13,7 +13,8 @@ import XCTest
 final class AlbumsEndToEndXCTests: XCTestCase {
     @MainActor
     private func makeModel(variant: String?) async throws -> (AlbumListViewModel, StubServer) {
-        let server = try await startStubServer(transport: .socket, fixtures: XCTUnwrap(StubCatalog.findFolder()))
+        let stubs = try await startStubServer(transport: .socket, fixtures: XCTUnwrap(StubCatalog.findFolder()))
+        let server = try XCTUnwrap(stubs.server)
         try server.setVariant(variant, forStub: "top-albums")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 5

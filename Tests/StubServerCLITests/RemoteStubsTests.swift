@@ -154,7 +154,7 @@
                 "no stub matched GET /items/1 (answered 404); closest stubs:\n  item (api/stubs.json): query.limit"
             try await withKnownIssue {
                 try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                    let remote = try #require(RemoteStubs.current)
+                    let remote = try #require(TestStubs.current?.remote)
                     #expect(try await remote.variant(forStub: "item") == "nil")
                     _ = try await URLSession.bounded().data(from: URL(string: address.absoluteString + "/items/1")!)
                     await expectRequests(JournalQuery(stub: "item"), count: 0)

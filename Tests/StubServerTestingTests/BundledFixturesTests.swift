@@ -11,7 +11,7 @@ import Testing
     .stubServer(fixtures: Bundle.module.url(forResource: "BundledFixtures", withExtension: nil)!))
 struct BundledFixturesTests {
     @Test func aBundledFolder_isServed() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         let client = try await RawHTTPClient(port: server.port)
         try await client.send("GET /bundled HTTP/1.1\r\nHost: t\r\n\r\n")
         let answer = try await client.readResponse()

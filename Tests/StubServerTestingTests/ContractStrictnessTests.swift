@@ -50,7 +50,7 @@ struct ContractStrictnessTests {
             try await StubServerTrait.stubServer(fixtures: fixtures, contracts: contracts).provideScope(
                 for: test, testCase: Test.Case.current
             ) {
-                let server = try StubServer.required()
+                let server = try #require(TestStubs.current?.server)
                 #expect(try await get("/albums?limit=\(limit)", from: server).status == 200)
             }
         case .inProcess:
@@ -58,7 +58,7 @@ struct ContractStrictnessTests {
                 .provideScope(
                     for: test, testCase: Test.Case.current
                 ) {
-                    let stubs = try InProcessStubs.required()
+                    let stubs = try #require(TestStubs.current?.inProcess)
                     let url = URL(string: "https://catalog.example.com/albums?limit=\(limit)")!
                     let (_, response) = try await stubs.urlSession.data(from: url)
                     #expect((response as? HTTPURLResponse)?.statusCode == 200)

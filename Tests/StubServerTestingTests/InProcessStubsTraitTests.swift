@@ -10,7 +10,7 @@ import Testing
 
 /// The albums feed at its real host, fetched through the running test's in-process server.
 private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, body: Data) {
-    let stubs = try InProcessStubs.required()
+    let stubs = try #require(TestStubs.current?.inProcess)
     let url = URL(string: "https://rss.applemarketingtools.com\(albumsPath)\(suffix)")!
     let (data, response) = try await stubs.urlSession.data(from: url)
     return ((response as? HTTPURLResponse)?.statusCode, data)
@@ -21,13 +21,14 @@ private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, b
 struct InProcessStubsTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         #expect(try await fetchAlbums().status == 503)
-        #expect(StubServer.current == nil)
+        #expect(TestStubs.current?.server == nil)
+        #expect(TestStubs.current?.inProcess != nil)
         await expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
     }
 
     @Test(arguments: [1, 2])
     func eachCase_getsItsOwnServer(_ requests: Int) async throws {
-        #expect(try InProcessStubs.required().requestCount(JournalQuery()) == 0)
+        #expect(try #require(TestStubs.current?.inProcess).requestCount(JournalQuery()) == 0)
         for _ in 0..<requests { _ = try await fetchAlbums() }
         await expectRequests(JournalQuery(path: albumsPath), count: requests)
     }
@@ -37,7 +38,7 @@ struct InProcessStubsTraitTests {
         let test = try #require(Test.current)
         let traits = test.traits.compactMap { $0 as? StubServerTrait }
         #expect(traits.compactMap { $0.scopeProvider(for: test, testCase: Test.Case.current) }.count == 1)
-        let stubs = try InProcessStubs.required()
+        let stubs = try #require(TestStubs.current?.inProcess)
         #expect(stubs.serverVariant == "nil")
         #expect(stubs.variant(forStub: "top-albums") == "server-error")
         #expect(try await fetchAlbums().status == 503)
@@ -47,8 +48,8 @@ struct InProcessStubsTraitTests {
 @Suite(.timeLimit(.minutes(1)))
 struct InProcessStubsStrictnessTests {
     @Test func outsideTheTrait_thereIsNoServer() {
-        #expect(InProcessStubs.current == nil)
-        #expect(throws: StubServerTestingError.noCurrentServer) { try InProcessStubs.required() }
+        #expect(TestStubs.current == nil)
+        #expect(throws: TestStubsError.noCurrentStubs) { try TestStubs.required() }
     }
 
     @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {

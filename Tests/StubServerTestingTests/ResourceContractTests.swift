@@ -53,7 +53,7 @@ struct ResourceContractTests {
             try await StubServerTrait.stubServer(fixtures: fixtures.root.path).provideScope(
                 for: test, testCase: Test.Case.current
             ) {
-                let server = try StubServer.required()
+                let server = try #require(TestStubs.current?.server)
                 #expect(try await send("POST", "/favorites", #"{"title": "ok"}"#, to: server) == 201)
                 #expect(try await send("POST", "/favorites", #"{"title": 5}"#, to: server) == 201, "answered anyway")
                 #expect(try await send("PATCH", "/favorites/1", #"{"title": "renamed"}"#, to: server) == 200)

@@ -11,7 +11,7 @@ let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 @Suite(.timeLimit(.minutes(1)), .stubServer(variants: ["top-albums": "server-error"]))
 struct StubServerTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(server.baseURL.host == "127.0.0.1")
         #expect(try await get(albumsPath, from: server).status == 503)
         await expectRequests(JournalQuery(variant: "server-error", method: "GET", path: albumsPath))
@@ -20,14 +20,14 @@ struct StubServerTraitTests {
     /// A transport's configuration is the test's, and its variant stays: the trait chooses one only when given.
     @Test(.stubServer(transport: .socket(StubServer.Configuration(variant: "nil"))))
     func aTransportsConfiguration_keepsItsVariant() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(server.serverVariant == "nil")
         #expect(server.variant(forStub: "top-albums") == "server-error")
     }
 
     @Test(arguments: [1, 2, 3])
     func eachCase_getsItsOwnServer(_ requests: Int) async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(server.requestCount() == 0)
         for _ in 0..<requests { _ = try await get(albumsPath, from: server) }
         await expectRequests(JournalQuery(path: albumsPath), count: requests)
@@ -42,7 +42,7 @@ struct StubServerTraitTests {
         let traits = test.traits.compactMap { $0 as? StubServerTrait }
         #expect(traits.count == 2, "the suite's trait and the test's")
         #expect(traits.compactMap { $0.scopeProvider(for: test, testCase: Test.Case.current) }.count == 1)
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(server.serverVariant == "nil")
         #expect(server.variant(forStub: "top-albums") == "server-error")
         #expect(try await get(albumsPath, from: server).status == 503)
@@ -55,7 +55,7 @@ struct StubServerTraitTests {
 @Suite(.timeLimit(.minutes(1)), .stubServer(fixtures: "BundledFixtures"))
 struct AFolderOfItsOwn {
     @Test(.stubServer(variants: ["bundled": "nil"])) func aTestsTrait_servesTheSuitesFolder() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(server.catalog.root?.lastPathComponent == "BundledFixtures")
         #expect(server.variant(forStub: "bundled") == "nil")
         #expect(try await get("/bundled", from: server).body.isEmpty)
@@ -73,7 +73,7 @@ struct StubServerStrictnessTests {
     /// A strict trait and an unmatched request the test expects: reported inside `withKnownIssue`, it is a known
     /// issue, and the trait does not report it again when the test ends.
     @Test(.stubServer()) func anUnmatchedRequestTheTestExpects_isAKnownIssueOnly() async throws {
-        let server = try StubServer.required()
+        let server = try #require(TestStubs.current?.server)
         #expect(try await get(albumsPath + "x", from: server).status == 404)
         await withKnownIssue {
             await expectNoUnmatchedRequests()
@@ -83,15 +83,16 @@ struct StubServerStrictnessTests {
     }
 
     @Test func outsideTheTrait_thereIsNoServer() {
-        #expect(StubServer.current == nil)
-        #expect(throws: StubServerTestingError.noCurrentServer) { try StubServer.required() }
+        #expect(TestStubs.current == nil)
+        #expect(throws: TestStubsError.noCurrentStubs) { try TestStubs.required() }
+        #expect(TestStubsError.noCurrentStubs.description.contains("add .stubServer(...) to the test or its suite"))
     }
 
     @Test func anUnmatchedRequest_failsTheTestWithTheClosestStubs() async throws {
         let test = try #require(Test.current)
         try await withKnownIssue {
             try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
-                let server = try StubServer.required()
+                let server = try #require(TestStubs.current?.server)
                 #expect(try await get(albumsPath + "x", from: server).status == 404)
             }
         } matching: { issue in
@@ -105,7 +106,7 @@ struct StubServerStrictnessTests {
     @Test func unmatchedAllow_letsUnmatchedRequestsPass() async throws {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
-            let server = try StubServer.required()
+            let server = try #require(TestStubs.current?.server)
             #expect(try await get("/nowhere", from: server).status == 404)
         }
     }
@@ -113,7 +114,7 @@ struct StubServerStrictnessTests {
     @Test func expectRequests_namesTheClosestRequestsFieldByField() async throws {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer().provideScope(for: test, testCase: Test.Case.current) {
-            let server = try StubServer.required()
+            let server = try #require(TestStubs.current?.server)
             _ = try await get(albumsPath + "?limit=5", from: server)
             await withKnownIssue {
                 await expectRequests(
@@ -135,7 +136,7 @@ struct StubServerStrictnessTests {
     @Test func expectNoUnmatchedRequests_reportsEachOne() async throws {
         let test = try #require(Test.current)
         try await StubServerTrait.stubServer(unmatched: .allow).provideScope(for: test, testCase: Test.Case.current) {
-            let server = try StubServer.required()
+            let server = try #require(TestStubs.current?.server)
             _ = try await get("/a", from: server)
             _ = try await get("/b", from: server)
             let reported = Lock<[String]>([])

@@ -25,7 +25,7 @@ struct WebSocketExpectationTests {
     }
 
     @Test func theMessagesBothWays_inOrder_pass() async throws {
-        try await talk(to: try StubServer.required())
+        try await talk(to: try #require(TestStubs.current?.server))
         await expectWebSocketMessages(
             [
                 .init(.sent, text: Self.hello), .init(.received, text: #"{"type":"ping"}"#),
@@ -35,7 +35,7 @@ struct WebSocketExpectationTests {
     }
 
     @Test func aDifferentMessage_isNamedWithWhatTheSocketCarried() async throws {
-        try await talk(to: try StubServer.required())
+        try await talk(to: try #require(TestStubs.current?.server))
         await withKnownIssue {
             await expectWebSocketMessages(
                 [.init(.sent, text: Self.hello), .init(.received, text: "subscribe")], stub: "live-updates")

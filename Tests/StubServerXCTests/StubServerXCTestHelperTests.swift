@@ -26,7 +26,8 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartStubServer_servesOnAnEphemeralLoopbackPort() async throws {
-        let server = try await startStubServer(transport: .socket, fixtures: mockData)
+        let stubs = try await startStubServer(transport: .socket, fixtures: mockData)
+        let server = try XCTUnwrap(stubs.server)
         XCTAssertEqual(server.baseURL.host, "127.0.0.1")
         XCTAssertNotEqual(server.port, 0)
         let (data, response) = try await session().data(from: albumsURL(server))
@@ -38,7 +39,8 @@ final class StubServerXCTestHelperTests: XCTestCase {
     }
 
     func testStartStubServer_perStubVariantsReachURLSession() async throws {
-        let server = try await startStubServer(transport: .socket, fixtures: mockData)
+        let stubs = try await startStubServer(transport: .socket, fixtures: mockData)
+        let server = try XCTUnwrap(stubs.server)
         for (variant, status) in [("server-error", 503), ("nil", 200), ("good", 200)] {
             try server.setVariant(variant, forStub: "top-albums")
             let (data, response) = try await session().data(from: albumsURL(server))
@@ -51,7 +53,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
 
     func testStartInProcessStubs_answersTheRealHTTPSURL_andXCTAssertRequestedTakesIt() async throws {
         let stubs = try await startStubServer(transport: .inProcess, fixtures: mockData)
-        try stubs.setVariant("server-error", forStub: "top-albums")
+        try await stubs.setVariant("server-error", forStub: "top-albums")
         let url = try XCTUnwrap(
             URL(string: "https://rss.applemarketingtools.com/api/v1/us/apple-music/top-albums/all/100/explicit.json"))
         let (_, response) = try await stubs.urlSession.data(from: url)
@@ -64,7 +66,7 @@ final class StubServerXCTestHelperTests: XCTestCase {
     private var serverStoppedByTeardown: StubServer?
 
     func testStartStubServer_isStoppedAtTeardown() async throws {
-        serverStoppedByTeardown = try await startStubServer(transport: .socket, fixtures: mockData)
+        serverStoppedByTeardown = try await startStubServer(transport: .socket, fixtures: mockData).server
         XCTAssertEqual(serverStoppedByTeardown?.hasStopped, false)
     }
 
@@ -95,8 +97,9 @@ final class StubServerXCTestHelperTests: XCTestCase {
     func testTheStarter_namesTheTestInItsCoverageRecords() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await startStubServer(
+        let stubs = try await startStubServer(
             transport: .socket(StubServer.Configuration(coverage: folder)), fixtures: mockData)
+        let server = try XCTUnwrap(stubs.server)
         _ = try await session().data(from: albumsURL(server))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         XCTAssertEqual(files.count, 1)

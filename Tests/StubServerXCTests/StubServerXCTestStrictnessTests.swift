@@ -22,7 +22,8 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
                 // Reported where the server was started.
                 && line == startLine
         }
-        let server = try await startStubServer(transport: .socket, fixtures: mockData)
+        let stubs = try await startStubServer(transport: .socket, fixtures: mockData)
+        let server = try XCTUnwrap(stubs.server)
         let answer = try await get("/nowhere", from: server)
         XCTAssertEqual(answer.status, 404)
     }
@@ -61,17 +62,19 @@ final class StubServerXCTestStrictnessTests: XCTestCase {
         XCTAssertEqual(app.requestCount(), 1)
         let nobody = try await startStubServer(
             transport: .remote(URL(string: "http://127.0.0.1:9")!), unmatched: .allow, reset: false)
-        XCTAssertEqual(nobody.url.port, 9, "taken without a call")
+        XCTAssertEqual(nobody.remote?.url.port, 9, "taken without a call")
     }
 
     func testUnmatchedAllow_passes() async throws {
-        let server = try await startStubServer(transport: .socket, fixtures: mockData, unmatched: .allow)
+        let stubs = try await startStubServer(transport: .socket, fixtures: mockData, unmatched: .allow)
+        let server = try XCTUnwrap(stubs.server)
         let answer = try await get("/nowhere", from: server)
         XCTAssertEqual(answer.status, 404)
     }
 
     func testXCTAssertRequested_passesOnTheCountAndFailsWithTheClosestRequests() async throws {
-        let server = try await startStubServer(transport: .socket, fixtures: mockData)
+        let stubs = try await startStubServer(transport: .socket, fixtures: mockData)
+        let server = try XCTUnwrap(stubs.server)
         let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
         _ = try await get(albums + "?limit=5", from: server)
         await XCTAssertRequested(server, JournalQuery(method: "GET", path: albums))

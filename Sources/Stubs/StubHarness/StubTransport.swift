@@ -16,7 +16,7 @@ public import StubServerRemote
 /// ```swift
 /// @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "bad"]))
 /// func albumList_showsAFailure() async throws {
-///     let stubs = try InProcessStubs.required()
+///     let stubs = try #require(TestStubs.current?.inProcess)
 ///     // ... give the client stubs.urlSession
 /// }
 /// ```

@@ -15,20 +15,11 @@ func resolveFixtures(_ fixtures: String, url: URL?, from filePath: String) throw
 /// A stub server trait that could not set up its server.
 public enum StubServerTestingError: Error, Equatable, CustomStringConvertible {
     case fixturesNotFound(String, from: String)
-    case noCurrentServer
-    /// No URL for stubs in another process: none given and no `STUB_SERVER_URL` in this process.
-    @available(*, deprecated, message: "a remote transport without a URL throws StubServerError.controlFailed")
-    case noRemoteURL
 
     public var description: String {
         switch self {
         case .fixturesNotFound(let name, let file):
             "no folder named \(name) beside \(file) or in any directory above it"
-        case .noCurrentServer:
-            "no stub server in this task: add .stubServer(...) to the test or its suite"
-        case .noRemoteURL:
-            "no URL for the remote transport: pass .remote(url) or set STUB_SERVER_URL (for example "
-                + "http://127.0.0.1:8080)"
         }
     }
 }

@@ -1,13 +1,11 @@
 public import Foundation
 public import StubHarness
 public import StubServer
-import StubServerInProcess
-import StubServerRemote
 public import Testing
 
 /// Runs each test, or each test of a suite, with its own stubs over `transport` (a socket server by default, in
-/// process, or another process's), given to the test as `StubServer.current`, `InProcessStubs.current` or
-/// `RemoteStubs.current`; strict by default: a request no stub matched fails the test.
+/// process, or another process's), given to the test as `TestStubs.current`, the same whatever the transport;
+/// strict by default: a request no stub matched fails the test.
 ///
 /// On a suite and on one of its tests, the test still gets one server: the test's settings over the suite's, the
 /// transport, the fixtures folder and anything else the test's trait does not give taken from the suite's, and
@@ -16,15 +14,11 @@ public import Testing
 /// ```swift
 /// @Test(.stubServer(variants: ["top-albums": "bad"]))
 /// func albumList_showsAFailure() async throws {
-///     let server = try StubServer.required()
-///     // ... point the client at server.baseURL
+///     let stubs = try TestStubs.required()
+///     // ... give the client stubs.urlSession and stubs.url(realBaseURL)
 /// }
 /// ```
 public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
-    /// The policy for requests no stub matched, under its earlier name.
-    @available(*, deprecated, renamed: "UnmatchedRequests")
-    public typealias Unmatched = UnmatchedRequests
-
     /// Where the stubs answer.
     package var transport: StubTransport<any StubControl>
     /// The fixtures folder: a path, or a folder name looked for beside and above the test file.
@@ -71,15 +65,16 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let folder = transport.readsFixtures ? try resolveFixtures(fixtures, url: fixturesURL, from: filePath) : nil
-        let stubs = try await transport.start(
-            TestStubSettings(
-                fixtures: folder, variants: variants, serverVariant: serverVariant, contracts: contracts,
-                test: Self.coverageName(of: test)))
+        let stubs = TestStubs(
+            try await transport.start(
+                TestStubSettings(
+                    fixtures: folder, variants: variants, serverVariant: serverVariant, contracts: contracts,
+                    test: Self.coverageName(of: test))))
         let strictness = Strictness(
             unmatched: unmatched, location: test.sourceLocation,
             hint: "strict .stubServer: pass unmatched: .allow to permit unmatched requests")
         do {
-            try await strictness.scope { try await Self.current(stubs) { try await function() } }
+            try await strictness.scope { try await TestStubs.$current.withValue(stubs) { try await function() } }
         } catch {
             await strictness.check(stubs)
             await stubs.stop()
@@ -95,17 +90,6 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping, NestedTrait {
         let names = test.id.nameComponents
         let suite = ([test.id.moduleName] + names.dropLast()).joined(separator: ".")
         return "\(suite)/\(names.last ?? test.name)"
-    }
-
-    /// Runs `body` with `stubs` as the current ones of their kind.
-    private static func current(_ stubs: any StubControl, _ body: () async throws -> Void) async throws {
-        switch stubs {
-        case let server as StubServer: try await StubServer.$current.withValue(server) { try await body() }
-        case let inProcess as InProcessStubs:
-            try await InProcessStubs.$current.withValue(inProcess) { try await body() }
-        case let remote as RemoteStubs: try await RemoteStubs.$current.withValue(remote) { try await body() }
-        default: try await body()
-        }
     }
 }
 

@@ -1,20 +1,20 @@
 public import Foundation
 public import StubHarness
 public import StubServer
-import StubServerInProcess
-import StubServerRemote
 public import XCTest
 
 extension XCTestCase {
     /// Starts stubs over `transport` for this test, stopped when it ends: `.socket` (a server on an ephemeral
-    /// loopback port; use its `baseURL`), `.inProcess` (answering at the requests' real URLs; give the code under
-    /// test its `urlSession`) or `.remote(url)` (another process's stubs, reset first unless `reset` is false).
+    /// loopback port), `.inProcess` (answering at the requests' real URLs) or `.remote(url)` (another process's
+    /// stubs, reset first unless `reset` is false). Whatever the transport, give the code under test the returned
+    /// stubs' `urlSession` and `url(_:)` of its real URLs: the test's body does not change with the transport.
     ///
     /// Strict by default: at teardown, each request no stub matched fails the test at the line that started the
     /// stubs, with the stubs that came closest, field by field.
     ///
     /// ```swift
     /// let stubs = try await startStubServer(transport: .inProcess, variants: ["top-albums": "bad"])
+    /// let client = AlbumsClient(baseURL: stubs.url(AlbumsClient.production), session: stubs.urlSession)
     /// ```
     /// - Parameters:
     ///   - transport: where the stubs answer.
@@ -29,14 +29,14 @@ extension XCTestCase {
     ///     of its launch environment (and whose control port may not listen yet).
     ///   - isolation: the caller's actor, which the call stays on: a main-actor test case (a UI test) is not sent
     ///     off it.
-    /// - Returns: the running stubs: a `StubServer`, `InProcessStubs` or `RemoteStubs`, as the transport says.
+    /// - Returns: the running stubs (their `server`, `inProcess` or `remote`, as the transport says).
     /// - Throws: `CatalogError` when the folder is missing or its fixtures are invalid, `StubServerError` when a
     ///   server cannot listen, a variant does not exist, or nothing answers at a remote URL.
     public func startStubServer<Stubs: StubControl>(
         transport: StubTransport<Stubs>, fixtures: String = "MockData", variants: [String: String] = [:],
         variant: String? = nil, unmatched: UnmatchedRequests = .fail, contracts: Bool = true, reset: Bool = true,
         file: StaticString = #filePath, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Stubs {
+    ) async throws -> TestStubs {
         let folder = transport.readsFixtures ? try Self.folder(fixtures, from: file) : nil
         return try await startStubServer(
             transport: transport, folder: folder, variants: variants, variant: variant, unmatched: unmatched,
@@ -49,7 +49,7 @@ extension XCTestCase {
         transport: StubTransport<Stubs>, fixtures: URL, variants: [String: String] = [:], variant: String? = nil,
         unmatched: UnmatchedRequests = .fail, contracts: Bool = true, reset: Bool = true,
         file: StaticString = #filePath, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Stubs {
+    ) async throws -> TestStubs {
         try await startStubServer(
             transport: transport, folder: fixtures, variants: variants, variant: variant, unmatched: unmatched,
             contracts: contracts, reset: reset, file: file, line: line)
@@ -59,11 +59,12 @@ extension XCTestCase {
         transport: StubTransport<Stubs>, folder: URL?, variants: [String: String], variant: String?,
         unmatched: UnmatchedRequests, contracts: Bool, reset: Bool, file: StaticString, line: UInt,
         isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Stubs {
-        let stubs = try await transport.start(
-            TestStubSettings(
-                fixtures: folder, variants: variants, serverVariant: variant, contracts: contracts, reset: reset,
-                test: coverageName))
+    ) async throws -> TestStubs {
+        let stubs = TestStubs(
+            try await transport.start(
+                TestStubSettings(
+                    fixtures: folder, variants: variants, serverVariant: variant, contracts: contracts, reset: reset,
+                    test: coverageName)))
         stopAtTeardown(stubs, unmatched: unmatched, file: file, line: line)
         return stubs
     }

@@ -1,51 +1,12 @@
+public import StubHarness
 public import StubServer
-public import StubServerInProcess
-public import StubServerRemote
 public import Testing
 
-extension StubServer {
-    /// The server of the running test's `.stubServer` trait over a socket; nil outside one.
-    @TaskLocal public static var current: StubServer?
-
-    /// The server of the running test's `.stubServer` trait over a socket.
-    /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
-    public static func required() throws -> StubServer {
-        guard let current else { throw StubServerTestingError.noCurrentServer }
-        return current
-    }
-}
-
-extension InProcessStubs {
-    /// The stubs of the running test's `.stubServer(transport: .inProcess)` trait; nil outside one.
-    @TaskLocal public static var current: InProcessStubs?
-
-    /// The stubs of the running test's `.stubServer(transport: .inProcess)` trait.
-    /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
-    public static func required() throws -> InProcessStubs {
-        guard let current else { throw StubServerTestingError.noCurrentServer }
-        return current
-    }
-}
-
-extension RemoteStubs {
-    /// The stubs of the running test's `.stubServer(transport: .remote(url))` trait; nil outside one.
-    @TaskLocal public static var current: RemoteStubs?
-
-    /// The stubs of the running test's `.stubServer(transport: .remote(url))` trait.
-    /// - Throws: `StubServerTestingError.noCurrentServer` outside such a test.
-    public static func required() throws -> RemoteStubs {
-        guard let current else { throw StubServerTestingError.noCurrentServer }
-        return current
-    }
-}
-
-/// The server a helper asks: the one given, else the test's `StubServer.current`, else its
-/// `InProcessStubs.current`, else its `RemoteStubs.current`; nil (and an issue recorded) when there is none.
+/// The server a helper asks: the one given, else the test's `TestStubs.current`; nil (and an issue recorded) when
+/// there is none.
 private func currentServer(_ given: (any StubControl)?, _ location: SourceLocation) -> (any StubControl)? {
-    if let server: any StubControl = given ?? StubServer.current ?? InProcessStubs.current ?? RemoteStubs.current {
-        return server
-    }
-    Issue.record(Comment(rawValue: StubServerTestingError.noCurrentServer.description), sourceLocation: location)
+    if let server: any StubControl = given ?? TestStubs.current { return server }
+    Issue.record(Comment(rawValue: TestStubsError.noCurrentStubs.description), sourceLocation: location)
     return nil
 }
 
