@@ -284,6 +284,14 @@ let package = Package(
             dependencies: ["Locking", "StubCore", "StubServer", "StubServerRecording", "StubTestSupport", "XMLPath"],
             swiftSettings: settings),
         .testTarget(
+            name: "StubAdminTests",
+            dependencies: ["HTTPMessages", "StubAdmin", "StubCore", "StubServer", "StubTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "StubServerRemoteTests",
+            dependencies: ["StubCore", "StubServer", "StubServerRemote", "StubTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
             name: "StubHarnessTests",
             dependencies: ["StubHarness", "StubTestSupport"],
             swiftSettings: settings),

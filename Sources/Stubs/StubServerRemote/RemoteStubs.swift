@@ -48,18 +48,17 @@ public final class RemoteStubs: StubControl {
 
     public func setVariant(_ variant: String?) async throws(StubServerError) {
         if let variant {
-            try await send("PUT", "/__stub/variant", body: ["variant": variant])
+            try await send(.setVariant, body: ["variant": variant])
         } else {
-            try await send("DELETE", "/__stub/variant")
+            try await send(.clearVariant)
         }
     }
 
     public func setVariant(_ variant: String?, forStub stub: String) async throws(StubServerError) {
-        let path = "/__stub/stubs/\(Self.segment(stub))/variant"
         if let variant {
-            try await send("PUT", path, body: ["variant": variant])
+            try await send(.setStubVariant, stub, body: ["variant": variant])
         } else {
-            try await send("DELETE", path)
+            try await send(.clearStubVariant, stub)
         }
     }
 
@@ -68,11 +67,10 @@ public final class RemoteStubs: StubControl {
     }
 
     public func setMutation(_ mutation: String?, forStub stub: String) async throws(StubServerError) {
-        let path = "/__stub/stubs/\(Self.segment(stub))/mutation"
         if let mutation {
-            try await send("PUT", path, body: ["mutation": mutation])
+            try await send(.setStubMutation, stub, body: ["mutation": mutation])
         } else {
-            try await send("DELETE", path)
+            try await send(.clearStubMutation, stub)
         }
     }
 
@@ -81,31 +79,31 @@ public final class RemoteStubs: StubControl {
     }
 
     public func items(ofResource name: String) async throws(StubServerError) -> Data {
-        try await send("GET", "/__stub/resources/\(Self.segment(name))").body
+        try await send(.resourceItems, name).body
     }
 
     public func setItems(_ items: Data, ofResource name: String) async throws(StubServerError) {
-        try await send("PUT", "/__stub/resources/\(Self.segment(name))", data: items)
+        try await send(.setResourceItems, name, data: items)
     }
 
     public var scenarios: [String: String] {
         get async throws(StubServerError) {
-            let list: ScenarioList = try await decode(try await send("GET", "/__stub/scenarios"))
+            let list: AdminBody.ScenarioList = try await decode(try await send(.scenarios))
             return Dictionary(uniqueKeysWithValues: list.scenarios.map { ($0.name, $0.state) })
         }
     }
 
     public func setScenario(_ name: String, to newState: String) async throws(StubServerError) {
-        try await send("PUT", "/__stub/scenarios/\(Self.segment(name))/state", body: ["state": newState])
+        try await send(.setScenarioState, name, body: ["state": newState])
     }
 
     public func journal(_ query: JournalQuery = JournalQuery()) async throws(StubServerError) -> [JournalEntry] {
-        let page: JournalPage = try await decode(try await send("GET", "/__stub/journal", query: query.queryItems))
+        let page: AdminBody.JournalPage = try await decode(try await send(.journal, query: query.queryItems))
         return page.entries
     }
 
     public func requestCount(_ query: JournalQuery = JournalQuery()) async throws(StubServerError) -> Int {
-        let count: Count = try await decode(try await send("GET", "/__stub/journal/count", query: query.queryItems))
+        let count: AdminBody.Count = try await decode(try await send(.journalCount, query: query.queryItems))
         return count.count
     }
 
@@ -114,20 +112,20 @@ public final class RemoteStubs: StubControl {
     }
 
     public func clearJournal() async throws(StubServerError) {
-        try await send("DELETE", "/__stub/journal")
+        try await send(.clearJournal)
     }
 
     public func reset() async throws(StubServerError) {
-        try await send("POST", "/__stub/reset")
+        try await send(.reset)
     }
 
     /// Names the test the other process's answers are for in its coverage records (nil: none), as a trait names
     /// its own server's.
     package func recordCoverage(as test: String?) async throws(StubServerError) {
         if let test {
-            try await send("PUT", "/__stub/coverage/test", body: ["test": test])
+            try await send(.setCoverageTest, body: ["test": test])
         } else {
-            try await send("DELETE", "/__stub/coverage/test")
+            try await send(.clearCoverageTest)
         }
     }
 
@@ -135,19 +133,19 @@ public final class RemoteStubs: StubControl {
     /// - Throws: `CatalogError` with the other side's problems (file and key path), or `StubServerError`.
     @discardableResult
     public func reload() async throws -> ReloadReport {
-        let answer = try await exchange("POST", "/__stub/reload", query: [], body: nil)
+        let answer = try await exchange(.reload, path: AdminEndpoint.reload.path, query: [], body: nil)
         switch answer.status {
         case 200:
-            let health: Health = try await decode(answer)
+            let health: AdminBody.Health = try await decode(answer)
             guard let report = health.lastReload else {
                 throw StubServerError.controlFailed(url: url.absoluteString, reason: "the reload answer has no report")
             }
             return report
         case 422:
-            let failure: ReloadFailure = try await decode(answer)
+            let failure: AdminBody.ReloadFailure = try await decode(answer)
             throw CatalogError(root: failure.fixtures.map { URL(fileURLWithPath: $0) }, problems: failure.problems)
         default:
-            throw refusal(answer, "POST /__stub/reload")
+            throw refusal(answer, "POST \(AdminEndpoint.reload.path)")
         }
     }
 
@@ -164,22 +162,25 @@ extension RemoteStubs {
         var body: Data
     }
 
-    /// Sends a call and returns its answer when it succeeded (2xx).
+    /// Calls `endpoint` (about the stub, resource or scenario `name`, if its path has one) and returns its answer
+    /// when it succeeded (2xx).
     /// - Throws: the `StubServerError` the server sent back, or `.controlFailed`.
     @discardableResult
     func send(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: [String: String]? = nil,
+        _ endpoint: AdminEndpoint, _ name: String = "", query: [URLQueryItem] = [], body: [String: String]? = nil,
         data: Data? = nil
     ) async throws(StubServerError) -> Answer {
-        let answer = try await exchange(method, path, query: query, body: body, data: data)
-        guard (200..<300).contains(answer.status) else { throw refusal(answer, "\(method) \(path)") }
+        let path = endpoint.path(name)
+        let answer = try await exchange(endpoint, path: path, query: query, body: body, data: data)
+        guard (200..<300).contains(answer.status) else { throw refusal(answer, "\(endpoint.methods[0]) \(path)") }
         return answer
     }
 
-    /// Sends a call with `body` as a JSON object, or `data` as it is (JSON), and returns its answer.
+    /// Calls `endpoint` at `path` with `body` as a JSON object, or `data` as it is (JSON), and returns its answer.
     func exchange(
-        _ method: String, _ path: String, query: [URLQueryItem], body: [String: String]?, data: Data? = nil
+        _ endpoint: AdminEndpoint, path: String, query: [URLQueryItem], body: [String: String]?, data: Data? = nil
     ) async throws(StubServerError) -> Answer {
+        let method = endpoint.methods[0]
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .controlFailed(url: url.absoluteString, reason: "not a URL with a host")
         }
@@ -218,8 +219,10 @@ extension RemoteStubs {
 
     /// The error a refused call carries: the server's own `StubServerError` when it sent one.
     func refusal(_ answer: Answer, _ call: String) -> StubServerError {
-        if let failure = try? JSONDecoder().decode(ControlFailure.self, from: answer.body) { return failure.kind }
-        let message = (try? JSONDecoder().decode(Message.self, from: answer.body))?.error
+        if let failure = try? JSONDecoder().decode(AdminBody.ControlFailure.self, from: answer.body) {
+            return failure.kind
+        }
+        let message = (try? JSONDecoder().decode(AdminBody.Failure.self, from: answer.body))?.error
         return .controlFailed(
             url: url.absoluteString,
             reason: "answered \(answer.status) to \(call)" + (message.map { ": \($0)" } ?? ""))
@@ -235,11 +238,11 @@ extension RemoteStubs {
         }
     }
 
-    func stubList() async throws(StubServerError) -> StubList {
-        try await decode(try await send("GET", "/__stub/stubs"))
+    func stubList() async throws(StubServerError) -> AdminBody.StubList {
+        try await decode(try await send(.stubs))
     }
 
-    func item(_ stub: String) async throws(StubServerError) -> StubList.Item {
+    func item(_ stub: String) async throws(StubServerError) -> AdminBody.StubList.Item {
         let list = try await stubList()
         guard let item = list.stubs.first(where: { $0.name == stub }) else {
             throw .unknownStub(stub, known: list.stubs.map(\.name))
@@ -247,60 +250,8 @@ extension RemoteStubs {
         return item
     }
 
-    /// A path segment with `/`, `?`, `#` and `%` escaped.
-    static func segment(_ name: String) -> String {
-        name.addingPercentEncoding(
-            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%")))
-            ?? name
-    }
-
     static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    // What the admin API answers, as far as a control reads it.
-    struct StubList: Decodable {
-        var serverVariant: String?
-        var stubs: [Item]
-
-        struct Item: Decodable {
-            var name: String
-            var choice: String?
-            var mutation: String?
-        }
-    }
-
-    struct ScenarioList: Decodable {
-        var scenarios: [Item]
-
-        struct Item: Decodable {
-            var name, state: String
-        }
-    }
-
-    struct JournalPage: Decodable {
-        var entries: [JournalEntry]
-    }
-
-    struct Count: Decodable {
-        var count: Int
-    }
-
-    struct Health: Decodable {
-        var lastReload: ReloadReport?
-    }
-
-    struct ReloadFailure: Decodable {
-        var fixtures: String?
-        var problems: [FixtureProblem]
-    }
-
-    struct ControlFailure: Decodable {
-        var kind: StubServerError
-    }
-
-    struct Message: Decodable {
-        var error: String
     }
 }
 

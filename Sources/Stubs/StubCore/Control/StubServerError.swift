@@ -69,7 +69,7 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
         case .unknownMutant(let id, let stub, let closest):
             "no variant of stub \(stub.debugDescription) has a mutant \(id.debugDescription)"
                 + (closest.isEmpty ? "" : "; nearest: \(closest.joined(separator: ", "))")
-                + " (GET /__stub/stubs/\(stub)/mutations lists them)"
+                + " (\(AdminEndpoint.stubMutations.methods[0]) \(AdminEndpoint.stubMutations.path(stub)) lists them)"
         }
     }
 }

@@ -1,10 +1,9 @@
-import Foundation
-import StubServer
-import StubTestSupport
+package import Foundation
+package import StubServer
 
 /// The fixtures most server tests run against: one API folder exercising every matcher, variant and fault.
-enum TestCatalog {
-    static let stubsJSON = """
+package enum TestCatalog {
+    package static let stubsJSON = """
         {
           "stubs": [
             {
@@ -79,13 +78,13 @@ enum TestCatalog {
         """
 
     /// A fresh folder holding the test catalog.
-    static func fixtures() throws -> TemporaryFixtures {
+    package static func fixtures() throws -> TemporaryFixtures {
         try TemporaryFixtures(["api/stubs.json": stubsJSON, "api/any.good.json": "{\"any\":true}\n"])
     }
 }
 
 /// Runs `body` against a server serving the test catalog, then stops the server and removes the folder.
-func withTestServer(
+package func withTestServer(
     _ configuration: StubServer.Configuration = StubServer.Configuration(),
     _ body: (StubServer, TemporaryFixtures) async throws -> Void
 ) async throws {
