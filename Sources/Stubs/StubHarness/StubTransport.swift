@@ -5,19 +5,20 @@ public import StubServerInProcess
 public import StubServerRemote
 
 /// Where a test's stubs answer, and what the test gets to steer them: a parameter of the `.stubServer` trait and
-/// of XCTest's `startStubServer(transport:)`.
+/// of XCTest's `startStubServer(transport:)`. Both hand the test its stubs as a `TestStubs`, whatever the transport.
 ///
-/// - `.socket`: a `StubServer` on an ephemeral loopback port; point the client at its `baseURL`.
-/// - `.inProcess`: `InProcessStubs`, answering through `URLProtocol` at the requests' real https URLs; give the
-///   client its `urlSession`.
+/// - `.socket`: a `StubServer` on an ephemeral loopback port; `TestStubs.url(_:)` puts a real URL's path and query
+///   on its address.
+/// - `.inProcess`: `InProcessStubs`, answering through `URLProtocol` at the requests' real https URLs, which
+///   `TestStubs.url(_:)` leaves as they are.
 /// - `.remote`: `RemoteStubs`, the stubs of another process (`stub-server serve`, or an app that started
 ///   `InProcessStubs` with a control port) steered through its admin API; reset for each test.
 ///
 /// ```swift
-/// @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "bad"]))
+/// @Test(.stubServer(transport: .inProcess, variants: ["top-albums": "bad"]))  // or .socket: the body is the same
 /// func albumList_showsAFailure() async throws {
-///     let stubs = try #require(TestStubs.current?.inProcess)
-///     // ... give the client stubs.urlSession
+///     let stubs = try TestStubs.required()
+///     // ... give the client stubs.urlSession and stubs.url(realBaseURL)
 /// }
 /// ```
 public struct StubTransport<Stubs>: Sendable {

@@ -20,7 +20,9 @@ import StubCore
 /// ```
 ///
 /// Each server answers only the sessions made from its `sessionConfiguration` (or its `urlSession`), so many run
-/// at once in parallel tests.
+/// at once in parallel tests. In a test, `.stubServer(transport: .inProcess)` or XCTest's
+/// `startStubServer(transport: .inProcess)` starts them and hands them over as a `TestStubs`, whose `urlSession` is
+/// theirs.
 public final class InProcessStubs: LocalStubControl {
     public let configuration: Configuration
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.

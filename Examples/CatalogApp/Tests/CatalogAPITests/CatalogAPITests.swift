@@ -12,8 +12,12 @@ import Testing
 /// (a request no stub matched fails the test).
 @Suite(.stubServer(fixtures: Bundle.module.url(forResource: "MockData", withExtension: nil)!))
 struct CatalogAPITests {
+    /// The app's real base URL, which the stubs' `url(_:)` puts on their own address.
+    static let production = URL(string: "https://catalog.example.com")!
+
     func api() throws -> CatalogAPI {
-        CatalogAPI(baseURL: try StubServer.required().baseURL, session: URLSession(configuration: .ephemeral))
+        let stubs = try TestStubs.required()
+        return CatalogAPI(baseURL: stubs.url(Self.production), session: stubs.urlSession)
     }
 
     @Test func good_listsTheAlbumsInOrder() async throws {
@@ -26,7 +30,7 @@ struct CatalogAPITests {
         ("bad", CatalogAPIError.unreadable), ("nil", .unreadable), ("server-error", .status(503)), ("drop", .transport),
     ])
     func eachBrokenAnswer_isItsError(variant: String, expected: CatalogAPIError) async throws {
-        try StubServer.required().setVariant(variant, forStub: "top-albums")
+        try await TestStubs.required().setVariant(variant, forStub: "top-albums")
         let api = try api()
         await #expect(throws: expected) { try await api.topAlbums(limit: 2) }
     }
