@@ -11,13 +11,13 @@ let layout: [String: [String]] = [
         "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting", "StubServerXCTest",
         "StubServerRecording", "StubAdmin", "StubHarness", "StubCoverage",
         "StubServerCLI", "StubServerRecordCLI", "StubCore", "StubContracts", "StubMutations", "CLISupport",
-        "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing", "CLinux",
+        "HTTPEngine", "HTTPMessages", "JSONModel", "YAMLParsing",
     ],
     "Apps": [
         "Networking", "ImageCache", "Persistence", "Playback", "AlbumsFeature", "DessertsFeature", "MoviesFeature",
         "TopSongsFeature", "TrackSearchFeature", "CSQLite",
     ],
-    "Shared": ["Locking", "Spawning", "XMLPath"],
+    "Shared": ["CLinux", "Locking", "Spawning", "XMLPath"],
     "TestSupport": [
         "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
     ],
@@ -64,7 +64,7 @@ let package = Package(
         // JSON as the stub side reads it: values without a schema, a one-pass syntax check, paths into documents.
         .target(name: "JSONModel", dependencies: ["HTTPMessages"], swiftSettings: settings),
         // YAML 1.2 as OpenAPI documents use it, read into JSON values.
-        .target(name: "YAMLParsing", dependencies: ["HTTPMessages", "JSONModel"], swiftSettings: settings),
+        .target(name: "YAMLParsing", dependencies: ["JSONModel"], swiftSettings: settings),
         // The hostile versions of a good answer (mutants), derived without I/O.
         .target(name: "StubMutations", dependencies: ["HTTPMessages", "Locking"], swiftSettings: settings),
         .target(
@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: settings),
         .target(
             name: "StubServer",
-            dependencies: ["HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubAdmin", "StubCore"],
+            dependencies: ["HTTPEngine", "HTTPMessages", "Locking", "StubAdmin", "StubCore"],
             swiftSettings: settings),
         // Answers URLSession in process (URLProtocol), with the admin API on a loopback port when asked: FoundationNetworking
         // on Linux, so never linked by `serve`.
@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "StubServerTesting",
             dependencies: [
-                "Locking", "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
+                "Locking", "StubCore", "StubHarness", "StubServer", "StubServerInProcess",
             ],
             swiftSettings: settings),
         .target(
@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "StubServerXCTest",
             dependencies: [
-                "StubContracts", "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
+                "StubCore", "StubHarness", "StubServer",
             ],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
@@ -131,11 +131,11 @@ let package = Package(
         // The coverage of failure modes: what a run's servers recorded, joined with the fixtures, the test results
         // and an OpenAPI document into reports and a gate (`stub-server coverage`, run by stub-server-record).
         .target(
-            name: "StubCoverage", dependencies: ["StubContracts", "StubCore", "XMLPath"], swiftSettings: settings),
+            name: "StubCoverage", dependencies: ["StubCore", "XMLPath"], swiftSettings: settings),
         .executableTarget(
             name: "StubServerRecordCLI",
             dependencies: [
-                "CLISupport", "StubContracts", "StubCore", "StubCoverage", "StubServer", "StubServerRecording",
+                "CLISupport", "StubContracts", "StubCoverage", "StubServer", "StubServerRecording",
             ],
             swiftSettings: settings),
         .target(name: "Networking", dependencies: ["Locking"], swiftSettings: settings),
@@ -196,7 +196,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "JSONModelTests", dependencies: ["JSONModel"], swiftSettings: settings),
         .testTarget(
-            name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "StubTestSupport", "YAMLParsing"],
+            name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "YAMLParsing"],
             swiftSettings: settings),
         .testTarget(
             name: "StubCoreTests", dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubTestSupport"],
@@ -225,7 +225,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCacheTests",
-            dependencies: ["ImageCache", "Networking", "NetworkingTestSupport", "StubServer"],
+            dependencies: ["ImageCache", "Networking", "NetworkingTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
         .testTarget(
             name: "MoviesFeatureTests",
-            dependencies: ["Locking", "MoviesFeature", "Networking", "NetworkingTestSupport", "Persistence"],
+            dependencies: ["Locking", "MoviesFeature", "Networking", "NetworkingTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -298,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "StubServerTestingTests",
             dependencies: [
-                "Locking", "StubTestSupport", "StubHarness", "StubServer", "StubServerInProcess", "StubServerTesting",
+                "Locking", "StubTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting",
             ],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],

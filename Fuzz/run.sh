@@ -42,7 +42,7 @@ compile() {
   # The package's settings (Package.swift) as flags: imports internal unless marked, `any` spelled out; with
   # internal imports, Locking's Synchronization is not linked through the modules that use it, so it is named.
   if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name fuzz \
-    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny -I Sources/Stubs/CLinux "$@" \
+    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny -I Sources/Shared/CLinux "$@" \
     -lswiftSynchronization \
     >"$out/build.log" 2>&1; then
     grep -v "ld.gold: warning" "$out/build.log" >&2

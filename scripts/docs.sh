@@ -24,7 +24,7 @@ for module in "${modules[@]}"; do
   # re-exports the same types, documented once, there.
   reexported=()
   if [ "$module" = StubServer ]; then reexported=(-experimental-allowed-reexported-modules=StubCore); fi
-  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" -I Sources/Stubs/CLinux \
+  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" -I Sources/Shared/CLinux \
     -minimum-access-level public "${reexported[@]}" -output-dir "$graphs"
   docc convert "Sources/Stubs/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
     --output-path "$work/$module.doccarchive" --fallback-display-name "$module" \
