@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "StubServerTesting",
             dependencies: [
-                "Locking", "StubCore", "StubHarness", "StubServer", "StubServerInProcess",
+                "Locking", "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
             ],
             swiftSettings: settings),
         .target(
@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "StubServerXCTest",
             dependencies: [
-                "StubCore", "StubHarness", "StubServer",
+                "StubCore", "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote",
             ],
             swiftSettings: settings),
         .target(name: "CLISupport", dependencies: ["Locking"], swiftSettings: settings),
@@ -293,7 +293,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "StubHarnessTests",
-            dependencies: ["StubHarness", "StubTestSupport"],
+            dependencies: ["StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",

@@ -1,5 +1,8 @@
 import Foundation
 import StubHarness
+import StubServer
+import StubServerInProcess
+import StubServerRemote
 import StubTestSupport
 import Testing
 

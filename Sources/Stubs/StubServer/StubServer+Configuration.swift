@@ -11,31 +11,31 @@ extension StubServer {
     /// How a server listens, what it accepts, and where it reports each request.
     public struct Configuration: Sendable {
         /// The address to listen on; loopback unless another address is asked for explicitly.
-        public var host: String
+        package var host: String
         /// The port; 0 picks a free ephemeral port, which `StubServer.port` reports.
         public var port: UInt16
         /// The server-wide variant at start, nil for none (`good` unless a stub says otherwise).
         public var variant: String?
         /// Most bytes of request line plus headers; beyond that the answer is 431.
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// Most bytes of a request body; beyond that the answer is 413.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
         /// How long a keep-alive connection may wait for its next request before it is closed.
-        public var idleTimeout: Duration
+        package var idleTimeout: Duration
         /// How long a client may take to send a whole request once its first byte arrived; then 408 and close.
-        public var headerTimeout: Duration
+        package var headerTimeout: Duration
         /// Most open connections; more are answered 503 and closed. Nil (the default): what the process's
         /// open-file limit leaves room for, less a margin for files (`StubServer.connectionLimit` says what it chose).
-        public var maxConnections: Int?
+        package var maxConnections: Int?
         /// How many recent requests the journal keeps.
-        public var journalCapacity: Int
+        package var journalCapacity: Int
         /// Headers and query parameters whose values never reach the journal; secrets by default.
         public var redaction: Redaction
         /// Who answers requests no stub matches (or every request): a proxy or a recorder (StubServerRecording
         /// sets it); nil to answer 404.
         package var forwarder: (any RequestForwarder)?
         /// Called after each answered request, from the server's thread.
-        public var log: (@Sendable (RequestLog) -> Void)?
+        package var log: (@Sendable (RequestLog) -> Void)?
         /// Seeds the draws of variants' `faults` and of `chaos`; nil picks one at random (`StubServer.seed` says
         /// which, so a failing run can be replayed).
         public var seed: UInt64?
@@ -47,15 +47,33 @@ extension StubServer {
         public var watchFixtures: Bool
         /// Called after every reload (watched, asked for through the admin API, or `reload()`), from the thread
         /// that reloaded.
-        public var onReload: (@Sendable (ReloadReport) -> Void)?
+        package var onReload: (@Sendable (ReloadReport) -> Void)?
         /// Called on the server's thread, with a line to show, each time it stops accepting because the process
         /// has no file descriptor to spare (see `acceptPauses`).
-        public var onAcceptPause: (@Sendable (String) -> Void)?
+        package var onAcceptPause: (@Sendable (String) -> Void)?
         /// The folder every answer is recorded in for the coverage report (`stub-server coverage`): one JSON line
         /// each, with the test that was running. Nil: `STUB_COVERAGE_DIR`'s, when set; else nothing is recorded.
         public var coverage: URL?
 
+        /// - Parameters:
+        ///   - port: 0 (the default) takes a free ephemeral port.
+        ///   - variant: the server-wide variant at start.
+        ///   - redaction: what never reaches the journal.
+        ///   - seed: the seed of random faults and chaos; nil picks one.
+        ///   - chaos: the chance that any answer is replaced by a fault.
+        ///   - watchFixtures: reload the folder when a file under it changes.
+        ///   - coverage: the folder coverage records go to.
         public init(
+            port: UInt16 = 0, variant: String? = nil, redaction: Redaction = Redaction(), seed: UInt64? = nil,
+            chaos: Double = 0, watchFixtures: Bool = false, coverage: URL? = nil
+        ) {
+            self.init(
+                host: "127.0.0.1", port: port, variant: variant, redaction: redaction, seed: seed, chaos: chaos,
+                watchFixtures: watchFixtures, coverage: coverage)
+        }
+
+        /// Every setting, the engine's limits and the command line's hooks included.
+        package init(
             host: String = "127.0.0.1", port: UInt16 = 0, variant: String? = nil, maxHeaderBytes: Int = 16_384,
             maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
             maxConnections: Int? = nil, journalCapacity: Int = 1_000, redaction: Redaction = Redaction(),
@@ -93,7 +111,7 @@ extension StubServer {
     }
 
     /// What the server did with one request, for a log line.
-    public struct RequestLog: Sendable, Equatable {
+    package struct RequestLog: Sendable, Equatable {
         package var method: String
         package var target: String
         package var stub: String?
@@ -102,7 +120,7 @@ extension StubServer {
         package var status: Int?
         package var fault: String?
         /// Time from the complete request to the last byte written.
-        public var milliseconds: Double
+        package var milliseconds: Double
         /// How an upstream answered (`proxied`, `recorded`), nil for the catalog.
         package var forwarded: String?
         /// What the stub's API contract refuses in the request, each with its place; nil when nothing.

@@ -24,7 +24,7 @@ public func withStubServer<T>(
 }
 
 /// Runs `body` with a server serving `catalog` on an ephemeral loopback port, and stops it afterwards.
-public func withStubServer<T>(
+package func withStubServer<T>(
     catalog: StubCatalog, configuration: StubServer.Configuration = StubServer.Configuration(),
     isolation: isolated (any Actor)? = #isolation, _ body: (StubServer) async throws -> T
 ) async throws -> T {

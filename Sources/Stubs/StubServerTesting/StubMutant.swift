@@ -1,5 +1,6 @@
 import Foundation
 import StubCore
+import StubHarness
 public import StubServer
 public import StubServerInProcess
 public import Testing

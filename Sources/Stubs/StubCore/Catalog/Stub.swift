@@ -5,7 +5,7 @@ public struct Stub: Sendable, Equatable {
     /// The API folder it was loaded from, such as `albums`.
     package var api: String
     /// The fixture file it was declared in, relative to the catalog's root, such as `albums/stubs.json`.
-    public var file: String
+    package var file: String
     package var request: RequestPattern
     /// The variants by name; every stub has at least `good`, `bad` and `nil`.
     public var variants: [String: StubVariant]

@@ -200,7 +200,7 @@ enum StubMatch {
 /// A stub that did not match a request, with each field that missed.
 public struct StubMiss: Sendable, Equatable, Codable {
     public var stub: String
-    public var file: String
+    package var file: String
     public var mismatches: [Mismatch]
 
     /// One field that did not match: what the stub expected and what the request had.

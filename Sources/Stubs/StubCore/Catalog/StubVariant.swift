@@ -1,6 +1,6 @@
 /// One recorded answer of a stub, or a fault that breaks the connection instead.
 public struct StubVariant: Sendable, Equatable {
-    public var status: Int
+    package var status: Int
     /// Header fields to send, in order; `Content-Type` is inferred from the body file's extension when absent.
     package var headers: [HeaderField] { didSet { templateKind = Self.templateKind(body, headers, template) } }
     package var body: [UInt8] { didSet { templateKind = Self.templateKind(body, headers, template) } }

@@ -18,7 +18,7 @@ public protocol LocalStubControl: StubControl {
 
 extension LocalStubControl {
     /// The catalog being served.
-    public var catalog: StubCatalog { runtime.catalog }
+    package var catalog: StubCatalog { runtime.catalog }
 
     /// The server-wide variant, nil when none is chosen.
     public var serverVariant: String? { runtime.state.withLock { $0.serverVariant } }
