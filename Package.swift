@@ -176,6 +176,9 @@ let package = Package(
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         // Plays an app that starts its stubs from its launch environment (StubServerCLITests drives it remotely).
         .executableTarget(name: "StubbedApp", dependencies: ["StubServerInProcess"], swiftSettings: settings),
+        .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages"], swiftSettings: settings),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: settings),
+        .testTarget(name: "SpawningTests", dependencies: ["SharedTestSupport", "Spawning"], swiftSettings: settings),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"],
             swiftSettings: settings),

@@ -1,8 +1,6 @@
 import HTTPMessages
 import Testing
 
-@testable import HTTPEngine
-
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPRequestTests {
     @Test(arguments: [
@@ -41,9 +39,5 @@ struct HTTPRequestTests {
         #expect(headers.values("X-MANY") == ["1", "2"])
         headers.set("X-Many", "3")
         #expect(headers.values("x-many") == ["3"])
-    }
-
-    @Test func httpDate_formatsIMFFixdate() {
-        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }
