@@ -37,6 +37,15 @@ struct TestStubsTests {
         #expect(stubs.inProcess == nil && stubs.remote == nil)
     }
 
+    /// A URL a client built relative to its base is resolved first: its path is the whole one.
+    @Test func aRelativeURL_isResolvedAgainstItsBase() async throws {
+        let stubs = TestStubs(try StubServer.start(catalog: Self.catalog()))
+        defer { Task { await stubs.stop() } }
+        let base = try #require(URL(string: "https://itunes.apple.com/api/"))
+        let url = stubs.url(try #require(URL(string: "search?term=a", relativeTo: base)))
+        #expect(url.absoluteString == "http://127.0.0.1:\(try #require(stubs.server).port)/api/search?term=a")
+    }
+
     @Test(arguments: real)
     func inProcess_theRealURLIsKept(_ real: String) async throws {
         let stubs = TestStubs(InProcessStubs.start(catalog: try Self.catalog()))
