@@ -223,6 +223,34 @@ struct ChatSweepTests {
         }
     #endif
 
+    #if compiler(>=6.3) && (os(macOS) || os(Linux))
+        /// The same mutants in batches, many to a child process: the same outcome for each as one child per mutant
+        /// gives (the test above). The mutants predicted to hang go in batches with a 3 s window, the rest with a
+        /// minute's, as above.
+        @Test func theFragileClient_inBatches_breaksOnTheSameMutants() async throws {
+            let mutants = try Self.fragileMutants.get()
+            var expected: [StubMutant.Outcome] = []
+            for mutant in mutants { expected.append(try await Self.expectedOutcome(of: mutant)) }
+            for hangs in [true, false] {
+                let chosen = mutants.indices.filter { (expected[$0] == .hung) == hangs }
+                let seconds = hangs ? 3 : 60
+                let outcomes = await StubMutant.outcomes(of: chosen.map { mutants[$0] }) { batch in
+                    await Slots.holding(.exitTests) {
+                        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                            [batch = batch as StubMutant.Batch, seconds = seconds as Int] in
+                            await batch.exitAfterEach(within: .seconds(seconds)) { stubs in
+                                _ = try await FragileChat.answer(stubs.sessionConfiguration)
+                            }
+                        }
+                    }
+                }
+                for (position, index) in chosen.enumerated() {
+                    #expect(outcomes[position] == expected[index], "\(mutants[index].id)")
+                }
+            }
+        }
+    #endif
+
     @Test func theFragileClientsPredictions_coverEveryKind() async throws {
         let counts = try await withThrowingTaskGroup(of: StubMutant.Outcome.self) { group in
             for mutant in try StubMutant.all(of: "chat-completion") {

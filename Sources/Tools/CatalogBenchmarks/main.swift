@@ -6,6 +6,8 @@ let available: [String: () async throws -> BenchmarkResult] = [
     "coverage-record-200": CoverageBenchmark.recorded,
     "coverage-unrecorded-200": CoverageBenchmark.unrecorded,
     "coverage-report-100k": CoverageBenchmark.report,
+    "harness-in-process": HarnessBenchmark.inProcess,
+    "harness-socket": HarnessBenchmark.socket,
     "movie-store-replace-1000": MovieStoreBenchmark.replaceThousand,
     "mutations-albums-feed": MutationBenchmark.generate,
     "mutations-chat-stream": StreamMutationBenchmark.list,
