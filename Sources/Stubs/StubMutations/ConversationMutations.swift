@@ -8,7 +8,8 @@ package enum ConversationMutations {
     /// The mutants of `conversation`, in a stable order: the conversation's, each message's, then each message's
     /// JSON values.
     package static func of(_ conversation: MutableConversation) -> [Mutation] {
-        ConversationServed(conversation).distinct.keep(candidates(of: conversation))
+        let entry = listing(conversation)
+        return entry.distinct { ConversationServed(conversation).distinct.keep(entry.candidates) }
     }
 
     /// Whether `mutant` leaves `conversation` as it is; for a change of a message's JSON, the same JSON.
@@ -64,10 +65,16 @@ package enum ConversationMutations {
 
     /// The mutant of `conversation` whose ID is `id` (a twin's too), or nil when it has none or it changes nothing.
     package static func mutant(_ id: String, of conversation: MutableConversation) -> Mutation? {
-        guard let mutant = candidates(of: conversation).first(where: { $0.id == id }),
-            !isNoOp(mutant, of: conversation)
-        else { return nil }
-        return mutant
+        let entry = listing(conversation)
+        guard let index = entry.index[id], !isNoOp(entry.candidates[index], of: conversation) else { return nil }
+        return entry.candidates[index]
+    }
+
+    /// The conversations listed lately: a sweep's hundreds of sockets for mutants of one script list it once.
+    private static let recent = RecentListings<MutableConversation>(capacity: 8)
+
+    private static func listing(_ conversation: MutableConversation) -> RecentListings<MutableConversation>.Entry {
+        recent.entry(for: conversation) { candidates(of: conversation) }
     }
 
     private static func isOpening(_ conversation: MutableConversation, _ place: (step: Int, index: Int)) -> Bool {

@@ -9,7 +9,8 @@ package enum EventStreamMutations {
     /// The mutants of `stream`, in a stable order: answers, the stream's, each event's, then each type's data. Each
     /// changes what the stream sends, and no two send the same (a twin is an alias of the first, `Mutation.aliases`).
     package static func of(_ stream: MutableEventStream) -> [Mutation] {
-        StreamServed(stream).distinct.keep(candidates(of: stream))
+        let entry = listing(stream)
+        return entry.distinct { StreamServed(stream).distinct.keep(entry.candidates) }
     }
 
     /// Whether `mutant` sends what `stream` sends: the same bytes in the same reads at the same times, ending the
@@ -96,10 +97,16 @@ package enum EventStreamMutations {
 
     /// The mutant of `stream` whose ID is `id` (a twin's too), or nil when it has none or it changes nothing.
     package static func mutant(_ id: String, of stream: MutableEventStream) -> Mutation? {
-        guard let mutant = candidates(of: stream).first(where: { $0.id == id }), !isNoOp(mutant, of: stream) else {
-            return nil
-        }
-        return mutant
+        let entry = listing(stream)
+        guard let index = entry.index[id], !isNoOp(entry.candidates[index], of: stream) else { return nil }
+        return entry.candidates[index]
+    }
+
+    /// The streams listed lately: a sweep's hundreds of requests for mutants of one stream list it once.
+    private static let recent = RecentListings<MutableEventStream>(capacity: 8)
+
+    private static func listing(_ stream: MutableEventStream) -> RecentListings<MutableEventStream>.Entry {
+        recent.entry(for: stream) { candidates(of: stream) }
     }
 
     private static func mutation(_ change: EventStreamChange, of stream: MutableEventStream) -> Mutation {
