@@ -55,13 +55,22 @@ extension RequestDecoder {
 
     /// Parses a head's lines, each ending in CRLF, without the blank line.
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> Request {
-        let lines = bytes.split(separator: lf, omittingEmptySubsequences: false).dropLast().map { $0.dropLast() }
-        guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request line") }
-        let (method, target, minorVersion) = try parseRequestLine(requestLine)
+        // Each line ends in CRLF (`nextLine` made sure): read them in place, without an array of them.
+        var lineStart = bytes.startIndex
+        var requestLine: (method: String, target: String, minorVersion: Int)?
         var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
-            let (name, value) = try parseField(line)
-            headers.add(name, value)
+        while let end = bytes[lineStart...].firstIndex(of: lf) {
+            let line = bytes[lineStart..<(end - 1)]
+            if requestLine == nil {
+                requestLine = try parseRequestLine(line)
+            } else {
+                let (name, value) = try parseField(line)
+                headers.add(name, value)
+            }
+            lineStart = end + 1
+        }
+        guard let (method, target, minorVersion) = requestLine else {
+            throw HTTPError(.badRequest, "empty request line")
         }
         let hosts = headers.values("Host")
         if minorVersion == 1 && hosts.count != 1 {
@@ -77,8 +86,9 @@ extension RequestDecoder {
     }
 
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String, Int) {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        let text = String(decoding: line, as: UTF8.self)
+        let parts = line.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
+        // Made only for a message: most requests never need it.
+        var text: String { String(decoding: line, as: UTF8.self) }
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw HTTPError(.badRequest, "malformed request line: \(text.debugDescription)")
         }
@@ -107,7 +117,8 @@ extension RequestDecoder {
 
     /// Parses one field line: a token name, a colon, and a value without control characters.
     static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (String, String) {
-        let text = String(decoding: line, as: UTF8.self)
+        // Made only for a message: most requests never need it.
+        var text: String { String(decoding: line, as: UTF8.self) }
         if line.first == 0x20 || line.first == 0x09 {
             throw HTTPError(.badRequest, "obsolete line folding in header: \(text.debugDescription)")
         }
