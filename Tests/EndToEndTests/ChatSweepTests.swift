@@ -231,23 +231,33 @@ struct ChatSweepTests {
             let mutants = try Self.fragileMutants.get()
             var expected: [StubMutant.Outcome] = []
             for mutant in mutants { expected.append(try await Self.expectedOutcome(of: mutant)) }
-            for hangs in [true, false] {
-                let chosen = mutants.indices.filter { (expected[$0] == .hung) == hangs }
-                let seconds = hangs ? 3 : 60
-                let outcomes = await StubMutant.outcomes(of: chosen.map { mutants[$0] }) { batch in
-                    await Slots.holding(.exitTests) {
-                        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                            [batch = batch as StubMutant.Batch, seconds = seconds as Int] in
-                            await batch.exitAfterEach(within: .seconds(seconds)) { stubs in
-                                _ = try await FragileChat.answer(stubs.sessionConfiguration)
-                            }
+            // As many children at once as the test above runs exit tests at once.
+            let lanes = FullSweep.isOn ? 4 : 1
+            let predictedHangs = mutants.indices.filter { expected[$0] == .hung }
+            let others = mutants.indices.filter { expected[$0] != .hung }
+            async let hangs = Self.outcomesInBatches(mutants, at: predictedHangs, seconds: 3, lanes: lanes)
+            async let rest = Self.outcomesInBatches(mutants, at: others, seconds: 60, lanes: lanes)
+            for (index, outcome) in await hangs + rest {
+                #expect(outcome == expected[index], "\(mutants[index].id)")
+            }
+        }
+
+        /// The outcomes of the mutants at `indices`, in batches, each with a window of `seconds`: 3 s for those
+        /// predicted to hang, a minute for the rest, as the test above gives them.
+        static func outcomesInBatches(
+            _ mutants: [StubMutant], at indices: [Int], seconds: Int, lanes: Int
+        ) async -> [(Int, StubMutant.Outcome?)] {
+            let outcomes = await StubMutant.outcomes(of: indices.map { mutants[$0] }, lanes: lanes) { batch in
+                await Slots.holding(.exitTests) {
+                    await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                        [batch = batch as StubMutant.Batch, seconds = seconds as Int] in
+                        await batch.exitAfterEach(within: .seconds(seconds)) { stubs in
+                            _ = try await FragileChat.answer(stubs.sessionConfiguration)
                         }
                     }
                 }
-                for (position, index) in chosen.enumerated() {
-                    #expect(outcomes[position] == expected[index], "\(mutants[index].id)")
-                }
             }
+            return Array(zip(indices, outcomes))
         }
     #endif
 
