@@ -102,6 +102,11 @@ package enum EventStreamMutations {
         return entry.candidates[index]
     }
 
+    /// The mutants of `stream` listed with no cache: what the first request for a mutant of a stream costs.
+    package static func listed(fromScratch stream: MutableEventStream) -> [Mutation] {
+        StreamServed(stream).distinct.keep(candidates(of: stream))
+    }
+
     /// The streams listed lately: a sweep's hundreds of requests for mutants of one stream list it once.
     private static let recent = RecentListings<MutableEventStream>(capacity: 8)
 

@@ -38,7 +38,7 @@ enum StreamMutationBenchmark {
         let stream = MutableEventStream(events, status: 200, headers: HTTPHeaders())
         var count = 0
         var result = await BenchmarkResult.measure(iterations: 50, unit: "listing") {
-            count = EventStreamMutations.of(stream).count
+            count = EventStreamMutations.listed(fromScratch: stream).count
         }
         result.unit = "listing of \(count) mutants, \(MutationBenchmark.perSecond(count, result)) mutants/s"
         return result
