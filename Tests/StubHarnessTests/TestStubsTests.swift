@@ -37,6 +37,14 @@ struct TestStubsTests {
         #expect(stubs.inProcess == nil && stubs.remote == nil)
     }
 
+    @Test(arguments: [("wss://chat.example.com/live?room=1", "ws"), ("ws://chat.example.com/live?room=1", "ws")])
+    func aWebSocketURL_staysOne(_ real: String, _ scheme: String) async throws {
+        let stubs = TestStubs(try StubServer.start(catalog: Self.catalog()))
+        defer { Task { await stubs.stop() } }
+        let url = stubs.url(try #require(URL(string: real)))
+        #expect(url.absoluteString == "\(scheme)://127.0.0.1:\(try #require(stubs.server).port)/live?room=1")
+    }
+
     /// A URL a client built relative to its base is resolved first: its path is the whole one.
     @Test func aRelativeURL_isResolvedAgainstItsBase() async throws {
         let stubs = TestStubs(try StubServer.start(catalog: Self.catalog()))

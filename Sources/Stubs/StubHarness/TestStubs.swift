@@ -52,12 +52,15 @@ public final class TestStubs: StubControl {
     }
 
     /// The URL the client requests for the real URL `real`: over a socket, its path and query on the server's
-    /// loopback address (the socket server answers any host); remote, on the remote's URL; in process, `real`
-    /// itself.
+    /// loopback address (the socket server answers any host; `wss://` becomes `ws://`); remote, on the remote's URL;
+    /// in process, `real` itself.
     public func url(_ real: URL) -> URL {
         guard let base, var parts = URLComponents(url: real, resolvingAgainstBaseURL: true) else { return real }
         let baseParts = URLComponents(url: base, resolvingAgainstBaseURL: true)
-        (parts.scheme, parts.host, parts.port) = (baseParts?.scheme, baseParts?.host, baseParts?.port)
+        // A WebSocket URL stays one (`ws`, or `wss` on an https base): URLSession opens sockets only for those.
+        let secure = baseParts?.scheme == "https"
+        let scheme = ["ws", "wss"].contains(parts.scheme?.lowercased()) ? (secure ? "wss" : "ws") : baseParts?.scheme
+        (parts.scheme, parts.host, parts.port) = (scheme, baseParts?.host, baseParts?.port)
         let prefix =
             baseParts?.percentEncodedPath.hasSuffix("/") == true
             ? String(baseParts?.percentEncodedPath.dropLast() ?? "") : baseParts?.percentEncodedPath ?? ""
@@ -110,10 +113,11 @@ public final class TestStubs: StubControl {
     public func reset() async throws(StubServerError) { try await stubs.reset() }
     @discardableResult public func reload() async throws -> ReloadReport { try await stubs.reload() }
 
-    /// Stops the stubs, and lets go of the session this handle made.
+    /// Stops the stubs, and lets go of the session this handle made (its tasks end as the stubs stopped them: a
+    /// cancel as a task leaves the session traps in FoundationNetworking, swift-corelibs-foundation issue 3296).
     public func stop() async {
         await stubs.stop()
-        if inProcess == nil { urlSession.invalidateAndCancel() }
+        if inProcess == nil { urlSession.finishTasksAndInvalidate() }
     }
 }
 

@@ -1,8 +1,10 @@
 import Locking
 
 /// The mutants of the streams and conversations listed lately, by what they were made of: a sweep asks for one
-/// mutant of the same stream hundreds of times, each from a new server, and the list is made once.
-final class RecentListings<Source: Equatable & Sendable>: Sendable {
+/// mutant of the same stream hundreds of times, each from a new server, and the list is made once. A source is
+/// known by its text, compared byte for byte (`String ==` would take two spellings of one character for the same
+/// stream, whose mutants differ).
+final class RecentListings<Source: Sendable>: Sendable {
     /// A listing: the candidates in order, each one's position by ID, and the distinct list once asked for.
     final class Entry: Sendable {
         let candidates: [Mutation]
@@ -24,8 +26,8 @@ final class RecentListings<Source: Equatable & Sendable>: Sendable {
     }
 
     private let capacity: Int
-    /// Newest first.
-    private let entries = Lock<[(source: Source, entry: Entry)]>([])
+    /// Newest first, by the source's text.
+    private let entries = Lock<[(key: [UInt8], entry: Entry)]>([])
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -33,11 +35,12 @@ final class RecentListings<Source: Equatable & Sendable>: Sendable {
 
     /// The listing of `source`, made by `candidates` outside the lock on a miss.
     func entry(for source: Source, _ candidates: () -> [Mutation]) -> Entry {
-        if let hit = entries.withLock({ $0.first { $0.source == source }?.entry }) { return hit }
+        let key = Array(String(reflecting: source).utf8)
+        if let hit = entries.withLock({ $0.first { $0.key == key }?.entry }) { return hit }
         let entry = Entry(candidates())
         entries.withLock { entries in
-            entries.removeAll { $0.source == source }
-            entries.insert((source, entry), at: 0)
+            entries.removeAll { $0.key == key }
+            entries.insert((key, entry), at: 0)
             if entries.count > capacity { entries.removeLast() }
         }
         return entry

@@ -76,8 +76,8 @@
         /// The mutants are dealt to `lanes` series of children run side by side (by default one per active
         /// processor: on Linux each running exit test holds a thread of the concurrency pool, which has as many);
         /// each child takes at most `batchSize` of its lane's mutants (64 by default, so that what a child leaks
-        /// stays bounded) and runs them until the first that crashes or hangs; the next child starts after it. The
-        /// outcomes are those one child per mutant gives; a child is started once per crash or hang instead of
+        /// stays bounded) and runs them until the first that crashes or hangs; the next child starts after it. For code
+        /// that leaves nothing running once it returns, the outcomes are those one child per mutant gives; a child is started once per crash or hang instead of
         /// once per mutant. An outcome is nil when no child could say it (the exit test did not run).
         public static func outcomes(
             of mutants: [StubMutant], batchSize: Int = 64, lanes: Int? = nil,
@@ -109,7 +109,11 @@
             while next < mutants.count {
                 let taken = Array(mutants[next..<min(mutants.count, next + batchSize)])
                 guard let result = await exitTest(Batch(mutants: taken.map(\.mutant))) else {
-                    return outcomes + mutants[next...].map { ($0.index, nil) }
+                    // No result (the exit test did not run, or its child ended in a way the expectation refused and
+                    // Swift Testing kept its output back): this mutant's outcome is not known; the rest still run.
+                    outcomes.append((mutants[next].index, nil))
+                    next += 1
+                    continue
                 }
                 let said = BatchReport.read(result.standardErrorContent, count: taken.count)
                 for (position, outcome) in said.enumerated() {
@@ -186,9 +190,13 @@
             Thread.detachNewThread { [self] in
                 while true {
                     Thread.sleep(forTimeInterval: 0.01)
-                    if let (index, deadline) = armed.withLock({ $0 }), ContinuousClock.now >= deadline {
-                        BatchReport.say(.hung, index)
-                        _exit(0)
+                    // Under the lock: a mutant that ends now waits in `disarm()`, so no line of the next one can
+                    // come between the verdict and the end.
+                    armed.withLock { armed in
+                        if let (index, deadline) = armed, ContinuousClock.now >= deadline {
+                            BatchReport.say(.hung, index)
+                            _exit(0)
+                        }
                     }
                 }
             }
