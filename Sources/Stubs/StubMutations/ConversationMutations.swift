@@ -71,6 +71,8 @@ package enum ConversationMutations {
     }
 
     /// The conversations listed lately: a sweep's hundreds of sockets for mutants of one script list it once.
+    /// Told apart by `==` alone: spelling a script out costs more than listing it (two spellings of one character in
+    /// a message share a listing).
     private static let recent = RecentListings<MutableConversation>(capacity: 8)
 
     private static func listing(_ conversation: MutableConversation) -> RecentListings<MutableConversation>.Entry {

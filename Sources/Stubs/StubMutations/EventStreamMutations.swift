@@ -108,7 +108,16 @@ package enum EventStreamMutations {
     }
 
     /// The streams listed lately: a sweep's hundreds of requests for mutants of one stream list it once.
-    private static let recent = RecentListings<MutableEventStream>(capacity: 8)
+    private static let recent = RecentListings<MutableEventStream>(capacity: 8) { stream in
+        // Status, header fields and each block's pause and lines, each part after a separator byte no text has.
+        var bytes = Array(String(stream.status).utf8)
+        for field in stream.headers { bytes += [0] + field.name.utf8 + [1] + field.value.utf8 }
+        for block in stream.blocks {
+            bytes += [2] + String(block.delayMs).utf8
+            for line in block.lines { bytes += [3] + line.utf8 }
+        }
+        return bytes
+    }
 
     private static func listing(_ stream: MutableEventStream) -> RecentListings<MutableEventStream>.Entry {
         recent.entry(for: stream) { candidates(of: stream) }

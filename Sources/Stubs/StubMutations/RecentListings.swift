@@ -1,10 +1,8 @@
 import Locking
 
 /// The mutants of the streams and conversations listed lately, by what they were made of: a sweep asks for one
-/// mutant of the same stream hundreds of times, each from a new server, and the list is made once. A source is
-/// known by its text, compared byte for byte (`String ==` would take two spellings of one character for the same
-/// stream, whose mutants differ).
-final class RecentListings<Source: Sendable>: Sendable {
+/// mutant of the same stream hundreds of times, each from a new server, and the list is made once.
+final class RecentListings<Source: Equatable & Sendable>: Sendable {
     /// A listing: the candidates in order, each one's position by ID, and the distinct list once asked for.
     final class Entry: Sendable {
         let candidates: [Mutation]
@@ -26,21 +24,28 @@ final class RecentListings<Source: Sendable>: Sendable {
     }
 
     private let capacity: Int
-    /// Newest first, by the source's text.
-    private let entries = Lock<[(key: [UInt8], entry: Entry)]>([])
+    /// The source's text as bytes, compared as well as `==`: `String ==` takes two spellings of one character for
+    /// the same text, whose mutants differ. Nil where spelling it out would cost more than the listing saves.
+    private let bytes: (@Sendable (Source) -> [UInt8])?
+    /// Newest first.
+    private let entries = Lock<[(source: Source, bytes: [UInt8], entry: Entry)]>([])
 
-    init(capacity: Int) {
+    init(capacity: Int, bytes: (@Sendable (Source) -> [UInt8])? = nil) {
         self.capacity = capacity
+        self.bytes = bytes
     }
 
     /// The listing of `source`, made by `candidates` outside the lock on a miss.
     func entry(for source: Source, _ candidates: () -> [Mutation]) -> Entry {
-        let key = Array(String(reflecting: source).utf8)
-        if let hit = entries.withLock({ $0.first { $0.key == key }?.entry }) { return hit }
+        let text = bytes?(source) ?? []
+        let isSource = { (kept: (source: Source, bytes: [UInt8], entry: Entry)) in
+            kept.source == source && kept.bytes == text
+        }
+        if let hit = entries.withLock({ $0.first(where: isSource)?.entry }) { return hit }
         let entry = Entry(candidates())
         entries.withLock { entries in
-            entries.removeAll { $0.key == key }
-            entries.insert((key, entry), at: 0)
+            entries.removeAll(where: isSource)
+            entries.insert((source, text, entry), at: 0)
             if entries.count > capacity { entries.removeLast() }
         }
         return entry
