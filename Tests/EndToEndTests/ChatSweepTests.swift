@@ -40,12 +40,24 @@ struct ChatSweepTests {
             keeping: ["status:", "body:", "events:", "event[1]:", "event[16]:"], every: 20)
     }
 
-    /// Which the fragile client meets, each in a child process: every one under `SWEEP=all`; otherwise a few of each
-    /// outcome.
+    /// Which the fragile client meets in batches: every one under `SWEEP=all`; otherwise a few of each outcome.
     static let fragileMutants = Result {
-        Sweep.sample(
-            try StubMutant.all(of: "chat-completion"), id: \.id,
-            keeping: ["events:crlf", "events:comments", "event[1]:then-reset", "event[1]:then-hang"], every: 0)
+        Sweep.sample(try StubMutant.all(of: "chat-completion"), id: \.id, keeping: fragileKept, every: 0)
+    }
+
+    static let fragileKept = ["events:crlf", "events:comments", "event[1]:then-reset", "event[1]:then-hang"]
+
+    /// Which it meets one child per mutant: those kept above, and under `SWEEP=all` every eighth of the rest
+    /// (batches run them all); every one with `SWEEP_ONE_CHILD=all` (`bench/crash-sweep.sh` compares the two).
+    static let oneChildMutants = Result {
+        let all = try StubMutant.all(of: "chat-completion")
+        if ProcessInfo.processInfo.environment["SWEEP_ONE_CHILD"] == "all" { return all }
+        var rest = 0
+        return all.filter { mutant in
+            if fragileKept.contains(mutant.id) { return true }
+            rest += 1
+            return FullSweep.isOn && rest % 8 == 1
+        }
     }
 
     /// The mutants after which the careful screen shows the whole answer: those that keep every token, and those
@@ -146,6 +158,22 @@ struct ChatSweepTests {
 
         static func answer(_ configuration: URLSessionConfiguration) async throws -> String {
             let (data, _) = try await URLSession(configuration: configuration).data(for: request())
+            if let text = text(of: data) { return text }
+            while true { try await Task.sleep(for: .seconds(1)) }  // [DONE] is still to come.
+        }
+
+        /// `answer(_:)` with the stream read on the main actor, as a view model would: a crash there is on the main
+        /// thread, not the mutant's own.
+        static func answerOnTheMainActor(_ configuration: URLSessionConfiguration) async throws -> String {
+            let (data, _) = try await URLSession(configuration: configuration).data(for: request())
+            if let text = await textOnTheMainActor(data) { return text }
+            while true { try await Task.sleep(for: .seconds(1)) }
+        }
+
+        @MainActor static func textOnTheMainActor(_ data: Data) -> String? { text(of: data) }
+
+        /// The answer's text, or nil before `[DONE]`.
+        static func text(of data: Data) -> String? {
             var text = ""
             var lastID = 0
             for line in String(decoding: data, as: UTF8.self).components(separatedBy: "\n") {
@@ -161,7 +189,7 @@ struct ChatSweepTests {
                 let delta = (chunk["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any]
                 if let content = delta["content"] { text += content as! String }
             }
-            while true { try await Task.sleep(for: .seconds(1)) }  // [DONE] is still to come.
+            return nil
         }
     }
 
@@ -205,7 +233,7 @@ struct ChatSweepTests {
     }
 
     #if compiler(>=6.3) && (os(macOS) || os(Linux))
-        @Test(arguments: try fragileMutants.get())
+        @Test(arguments: try oneChildMutants.get())
         func theFragileClient_breaksOnExactlyTheMutantsThatBreakAnAssumption(_ mutant: StubMutant) async throws {
             let expected = try await Self.expectedOutcome(of: mutant)
             // 3 s for the mutants predicted to hang (their run never ends, so the wait is their whole cost); a
@@ -228,15 +256,28 @@ struct ChatSweepTests {
         /// gives (the test above). The mutants predicted to hang go in batches with a 3 s window, the rest with a
         /// minute's, as above.
         @Test func theFragileClient_inBatches_breaksOnTheSameMutants() async throws {
-            let mutants = try Self.fragileMutants.get()
+            try await Self.expectTheSameOutcomesInBatches(try Self.fragileMutants.get(), onTheMainActor: false)
+        }
+
+        /// The same with the stream read on the main actor: a trap there cannot be stopped alone, so it ends its
+        /// child, and the mutants running beside it run again one at a time.
+        @Test func theFragileClient_onTheMainActor_inBatches_breaksOnTheSameMutants() async throws {
+            let all = try StubMutant.all(of: "chat-completion")
+            let sample = all.enumerated().filter { $0.offset % (FullSweep.isOn ? 4 : 30) == 0 }.map(\.element)
+            try await Self.expectTheSameOutcomesInBatches(sample, onTheMainActor: true)
+        }
+
+        static func expectTheSameOutcomesInBatches(_ mutants: [StubMutant], onTheMainActor: Bool) async throws {
             var expected: [StubMutant.Outcome] = []
             for mutant in mutants { expected.append(try await Self.expectedOutcome(of: mutant)) }
             // As many children at once as the test above runs exit tests at once.
             let lanes = FullSweep.isOn ? 4 : 1
             let predictedHangs = mutants.indices.filter { expected[$0] == .hung }
             let others = mutants.indices.filter { expected[$0] != .hung }
-            async let hangs = Self.outcomesInBatches(mutants, at: predictedHangs, seconds: 3, lanes: lanes)
-            async let rest = Self.outcomesInBatches(mutants, at: others, seconds: 60, lanes: lanes)
+            async let hangs = Self.outcomesInBatches(
+                mutants, at: predictedHangs, seconds: 3, lanes: lanes, onTheMainActor: onTheMainActor)
+            async let rest = Self.outcomesInBatches(
+                mutants, at: others, seconds: 60, lanes: lanes, onTheMainActor: onTheMainActor)
             for (index, outcome) in await hangs + rest {
                 #expect(outcome == expected[index], "\(mutants[index].id)")
             }
@@ -245,14 +286,18 @@ struct ChatSweepTests {
         /// The outcomes of the mutants at `indices`, in batches, each with a window of `seconds`: 3 s for those
         /// predicted to hang, a minute for the rest, as the test above gives them.
         static func outcomesInBatches(
-            _ mutants: [StubMutant], at indices: [Int], seconds: Int, lanes: Int
+            _ mutants: [StubMutant], at indices: [Int], seconds: Int, lanes: Int, onTheMainActor: Bool
         ) async -> [(Int, StubMutant.Outcome?)] {
             let outcomes = await StubMutant.outcomes(of: indices.map { mutants[$0] }, lanes: lanes) { batch in
                 await Slots.holding(.exitTests) {
                     await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                        [batch = batch as StubMutant.Batch, seconds = seconds as Int] in
+                        [batch = batch as StubMutant.Batch, seconds = seconds as Int, main = onTheMainActor as Bool] in
                         await batch.exitAfterEach(within: .seconds(seconds)) { stubs in
-                            _ = try await FragileChat.answer(stubs.sessionConfiguration)
+                            if main {
+                                _ = try await FragileChat.answerOnTheMainActor(stubs.sessionConfiguration)
+                            } else {
+                                _ = try await FragileChat.answer(stubs.sessionConfiguration)
+                            }
                         }
                     }
                 }

@@ -2,38 +2,61 @@
     import StubServerTesting
     import Testing
 
-    /// What the parent of a batch's child reads from its standard error: each ended mutant's outcome, then the one
-    /// the child was on when it ended.
+    /// What the parent of a batch's child reads from its standard error: each mutant's outcome where the child said
+    /// it, and which to run again alone.
     @Suite(.timeLimit(.minutes(1)))
     struct BatchReportTests {
-        static func read(_ text: String, count: Int = 5) -> [StubMutant.Outcome] {
-            BatchReport.read(Array(text.utf8), count: count)
+        static func read(_ lines: [String], count: Int = 5) -> BatchReport.Reading {
+            BatchReport.read(Array(lines.map { "stub-mutant-batch \($0)\n" }.joined().utf8), count: count)
+        }
+
+        static func outcomes(_ known: [StubMutant.Outcome?], count: Int = 5) -> [StubMutant.Outcome?] {
+            known + Array(repeating: nil, count: count - known.count)
         }
 
         @Test(
             arguments: [
-                ("", []),
-                ("stub-mutant-batch start 0\nstub-mutant-batch passed 0\n", [.passed]),
+                ([], [], []),
+                (["start 0", "passed 0", "end 1"], [.passed], []),
+                // Ended without its end line, one running: that one crashed (a stack overflow says nothing).
+                (["start 0", "failed 0", "start 1"], [.failed, .crashed], []),
+                (["start 0", "crashed -1"], [.crashed], []),
+                (["start 0", "hung 0", "end 1"], [.hung], []),
+                // Several at once, ending in any order; a trap stops one and the rest run on.
                 (
-                    "stub-mutant-batch start 0\nstub-mutant-batch failed 0\nstub-mutant-batch start 1\n",
-                    [.failed, .crashed]
+                    ["start 0", "start 1", "start 2", "crashed 1", "passed 2", "failed 0", "end 3"],
+                    [.failed, .crashed, .passed], []
                 ),
-                ("stub-mutant-batch start 0\nstub-mutant-batch crashed -1\n", [.crashed]),
-                ("stub-mutant-batch start 0\nstub-mutant-batch hung 0\n", [.hung]),
-                // The app's own output between the lines, and a line of its cut by one of ours.
-                ("noise\nstub-mutant-batch start 0\nhalf a line\nstub-mutant-batch passed 0\nx: y\n", [.passed]),
+                // The first word said of a mutant stands.
+                (["start 0", "hung 0", "crashed 0", "passed 0", "end 1"], [.hung], []),
+                // A hang after a trap in the same child: checked again alone.
+                (["start 0", "start 1", "crashed 0", "hung 1", "end 2"], [.crashed, nil], [1]),
+                (["start 0", "start 1", "hung 1", "crashed 0", "end 2"], [.crashed, .hung], []),
+                // A crash that ended the child: the one it names crashed; the others running run again alone.
+                (["start 0", "start 1", "start 2", "passed 0", "exited 2"], [.passed, nil, .crashed], [1]),
+                // The child ended with two running and did not say which: both again alone.
+                (["start 0", "start 1", "crashed -1"], [nil, nil], [0, 1]),
+                (["start 0", "start 1"], [nil, nil], [0, 1]),
+                // Nothing is believed after the end.
+                (["start 0", "end 1", "crashed 0"], [nil], []),
                 // Out of order or out of range: not believed.
-                ("stub-mutant-batch start 1\nstub-mutant-batch passed 1\n", []),
-                ("stub-mutant-batch passed 0\n", []),
-                ("stub-mutant-batch start 0\nstub-mutant-batch hung 1\n", [.crashed]),
-            ] as [(String, [StubMutant.Outcome])])
-        func theLines_sayEachOutcome(_ text: String, _ expected: [StubMutant.Outcome]) {
-            #expect(Self.read(text) == expected)
+                (["start 1", "passed 1"], [], []),
+                (["passed 0"], [], []),
+                (["start 0", "hung 1"], [.crashed], []),
+                (["start 0", "passed 0", "start 1", "end 2", "passed 1"], [.passed, nil], []),
+            ] as [([String], [StubMutant.Outcome?], Set<Int>)])
+        func theLines_sayEachOutcome(_ lines: [String], _ outcomes: [StubMutant.Outcome?], _ alone: Set<Int>) {
+            #expect(Self.read(lines) == BatchReport.Reading(outcomes: Self.outcomes(outcomes), alone: alone))
+        }
+
+        @Test func theAppsOwnOutput_betweenTheLines_isIgnored() {
+            let text = "noise\n\nstub-mutant-batch start 0\nhalf a line\nstub-mutant-batch passed 0\nx: y\n"
+            #expect(BatchReport.read(Array(text.utf8), count: 1).outcomes == [.passed])
         }
 
         @Test func aWholeBatch_endsAtItsCount() {
-            let text = (0..<3).map { "stub-mutant-batch start \($0)\nstub-mutant-batch passed \($0)\n" }.joined()
-            #expect(Self.read(text, count: 2) == [.passed, .passed])
+            let lines = (0..<3).flatMap { ["start \($0)", "passed \($0)"] }
+            #expect(Self.read(lines, count: 2) == BatchReport.Reading(outcomes: [.passed, .passed], alone: []))
         }
     }
 #endif

@@ -133,54 +133,51 @@ extension JSONNode {
         /// surrogate or bytes that are not UTF-8.
         private mutating func string() -> String? {
             index += 1
-            var scalars = String.UnicodeScalarView()
+            let start = index
+            // Without escapes, the bytes as they are; with them, the text so far in `text`, UTF-8.
+            var text: [UInt8]?
             var run = index
-            func flush(_ end: Int) -> Bool {
-                guard run < end else { return true }
-                guard let text = String(validating: bytes[run..<end], as: UTF8.self) else { return false }
-                scalars.append(contentsOf: text.unicodeScalars)
-                return true
-            }
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    guard flush(index) else { return nil }
-                    index += 1
-                    return String(scalars)
+                    defer { index += 1 }
+                    guard var escaped = text else { return String(validating: bytes[start..<index], as: UTF8.self) }
+                    escaped.append(contentsOf: bytes[run..<index])
+                    return String(validating: escaped, as: UTF8.self)
                 }
                 if byte < 0x20 { return nil }
                 if byte != UInt8(ascii: "\\") {
                     index += 1
                     continue
                 }
-                guard flush(index), index + 1 < bytes.count else { return nil }
+                guard index + 1 < bytes.count else { return nil }
+                var escaped = text ?? []
+                escaped.append(contentsOf: bytes[run..<index])
                 let escape = bytes[index + 1]
                 index += 2
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped.append(escape)
+                case UInt8(ascii: "b"): escaped.append(0x08)
+                case UInt8(ascii: "f"): escaped.append(0x0C)
+                case UInt8(ascii: "n"): escaped.append(0x0A)
+                case UInt8(ascii: "r"): escaped.append(0x0D)
+                case UInt8(ascii: "t"): escaped.append(0x09)
                 case UInt8(ascii: "u"):
                     guard let high = hex4() else { return nil }
+                    let scalar: Unicode.Scalar?
                     if (0xD800..<0xDC00).contains(high) {
                         guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else { return nil }
                         index += 2
                         guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                        guard let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
-                            return nil
-                        }
-                        scalars.append(scalar)
+                        scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
                     } else {
-                        guard let scalar = Unicode.Scalar(high) else { return nil }
-                        scalars.append(scalar)
+                        scalar = Unicode.Scalar(high)
                     }
+                    guard let scalar else { return nil }
+                    escaped.append(contentsOf: String(Character(scalar)).utf8)
                 default: return nil
                 }
+                text = escaped
                 run = index
             }
             return nil

@@ -74,9 +74,20 @@ indirect enum JSONNode: Equatable, Sendable {
     }
 
     private static func writeString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { utf8 in
+            out.append(UInt8(ascii: "\""))
+            if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                writeEscaped(utf8, to: &out)
+            } else {
+                out.append(contentsOf: utf8)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
@@ -84,10 +95,11 @@ indirect enum JSONNode: Equatable, Sendable {
             case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0..<0x20:
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                let hex = { (digit: UInt8) in digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10 }
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+                out += [hex(byte >> 4), hex(byte & 0xF)]
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -9,10 +9,13 @@ package enum Mutations {
 
     /// The mutants of `answer`, in a stable order: the whole-answer ones first, then the values' in document order.
     /// Each changes the answer, and no two serve the same (a twin is an alias of the first, `Mutation.aliases`).
-    package static func of(_ answer: MutableAnswer) -> [Mutation] {
+    /// - Parameter listedAs: for an answer rendered from a template, the template rendered as for any server
+    ///   (`StubAnswer.listedAs`), called when `answer`'s body was not seen lately: the mutants are listed from it
+    ///   once, for every server that renders the template.
+    package static func of(_ answer: MutableAnswer, listedAs: (() -> [UInt8])? = nil) -> [Mutation] {
         var kept: [Mutation] = []
         var heads: [(served: MutatedAnswer, index: Int)] = []
-        for mutant in MutantCache.shared.entry(for: answer.body).mutants {
+        for mutant in MutantCache.shared.entry(for: answer.body, listedAs: listedAs).mutants {
             guard case .whole(let whole) = mutant.change, !whole.dependsOnTheBodyAlone else {
                 kept.append(mutant)
                 continue
@@ -69,8 +72,10 @@ package enum Mutations {
     }
 
     /// The mutant of `answer` whose ID (or an alias of it) is `id`, or nil when it has none.
-    package static func mutant(_ id: String, of answer: MutableAnswer) -> Mutation? {
-        let entry = MutantCache.shared.entry(for: answer.body)
+    package static func mutant(
+        _ id: String, of answer: MutableAnswer, listedAs: (() -> [UInt8])? = nil
+    ) -> Mutation? {
+        let entry = MutantCache.shared.entry(for: answer.body, listedAs: listedAs)
         guard let mutant = entry.index[id].map({ entry.mutants[$0] }) else { return nil }
         if case .whole(let whole) = mutant.change, !whole.dependsOnTheBodyAlone,
             whole.apply(to: answer) == .answer(answer)

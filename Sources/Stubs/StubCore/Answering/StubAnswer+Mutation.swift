@@ -29,8 +29,8 @@ extension StubAnswer {
         case .webSocket(let script): return try conversationMutated(id, of: script)
         }
         let base = MutableAnswer(status: status.code, headers: headers, body: body, delayMs: delayMs)
-        guard let mutant = Mutations.mutant(id, of: base) else {
-            throw MutationRefusal(noMutant: id, of: "answer", among: Mutations.of(base))
+        guard let mutant = Mutations.mutant(id, of: base, listedAs: listedAs?.render) else {
+            throw MutationRefusal(noMutant: id, of: "answer", among: Mutations.of(base, listedAs: listedAs?.render))
         }
         switch mutant.apply(to: base) {
         case .answer(let mutated):

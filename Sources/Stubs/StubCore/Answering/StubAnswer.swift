@@ -18,6 +18,18 @@ package struct StubAnswer: Sendable, Equatable {
     package var delivery: Delivery
     /// Where `body` comes from: what a transport may cache.
     package var provenance: Provenance
+    /// For a template's answer, the body as rendered for any server at any time (`{{baseURL}}` and `{{now}}` fixed),
+    /// rendered when first needed: its mutants are listed once for every server that renders the template
+    /// (`Mutations.mutant(_:of:listedAs:)`).
+    package var listedAs: ListedAs?
+
+    /// A template's body as rendered for any server, made on demand. Every two are equal: it is the same template
+    /// as `body`'s, which answers compare.
+    package struct ListedAs: Sendable, Equatable {
+        package let render: @Sendable () -> [UInt8]
+
+        package static func == (_: ListedAs, _: ListedAs) -> Bool { true }
+    }
 
     /// Where an answer's body comes from.
     package enum Provenance: Sendable, Hashable {
@@ -83,11 +95,16 @@ extension StubDecision {
     /// The answer this decision gives `request`; nil for `.forward`, which the transport's forwarder answers.
     /// - Parameter baseURL: the server's URL as the client reached it, for templates' `{{baseURL}}`; only a
     ///   template asks for it (reading and checking `Host` on every request cost the server 10% of its rate).
-    package func answer(to request: Request, baseURL: @autoclosure () -> String) -> StubAnswer? {
+    /// - Parameter forMutation: whether a mutant of the answer is asked for: a template's answer then also carries
+    ///   `listedAs`.
+    package func answer(
+        to request: Request, baseURL: @autoclosure () -> String, forMutation: Bool = false
+    ) -> StubAnswer? {
         switch outcome {
         case .answer(let stub, let variant, let name, let source, let pathParameters):
             var headers = stubHeaders(stub: stub, variant: name, source: source)
             var body = variant.body
+            var listedAs: StubAnswer.ListedAs?
             if variant.template {
                 let template = Template(baseURL: baseURL(), request: request, pathParameters: pathParameters)
                 for field in variant.headers {
@@ -95,13 +112,24 @@ extension StubDecision {
                     let value = template.render(field.value, escaping: .header)
                     headers.add(field.name, Template.escape(value, for: .header))
                 }
-                body = template.render(body, escaping: Template.Escaping(variant.templateKind ?? .text))
+                let escaping = Template.Escaping(variant.templateKind ?? .text)
+                body = template.render(body, escaping: escaping)
+                if forMutation {
+                    listedAs = StubAnswer.ListedAs { [body = variant.body] in
+                        let anyServer = Template(
+                            baseURL: "http://stub.invalid", request: request, pathParameters: pathParameters,
+                            now: Date(timeIntervalSince1970: 0))
+                        return anyServer.render(body, escaping: escaping)
+                    }
+                }
             } else {
                 for field in variant.headers { headers.add(field.name, field.value) }
             }
-            return delivering(
+            var answer = delivering(
                 variant, status: variant.status, headers: headers, body: body,
                 provenance: variant.template ? .made : .fixture(stub: stub, variant: name), to: request)
+            answer.listedAs = listedAs
+            return answer
         case .resource(let stub, let variant, let source, let result):
             var headers = stubHeaders(stub: stub, variant: "good", source: source)
             for field in variant.headers

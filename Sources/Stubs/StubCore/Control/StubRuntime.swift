@@ -117,7 +117,7 @@ extension StubRuntime {
                 (operation, coverage == nil ? nil : state.catalog.root?.path)
             )
         }
-        var answer = decision.answer(to: request, baseURL: baseURL())
+        var answer = decision.answer(to: request, baseURL: baseURL(), forMutation: mutation != nil)
         if let mutation, let unmutated = answer {
             answer = mutated(unmutated, mutation, of: decision)
         }
