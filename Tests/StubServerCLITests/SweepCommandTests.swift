@@ -54,7 +54,9 @@
             #expect(records.allSatisfy { $0?["stub"] as? String == "item" })
         }
 
-        @Test func aClientThatFailsCrashesAndHangs_onChosenMutants_isReportedSo() async throws {
+        /// With `--jobs 4` too: four runs at once, each against a server of its own, report the same.
+        @Test(arguments: ["1", "4"])
+        func aClientThatFailsCrashesAndHangs_onChosenMutants_isReportedSo(_ jobs: String) async throws {
             let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
             defer { fixtures.remove() }
             let client = """
@@ -68,9 +70,8 @@
             let report = fixtures.url("report.json")
             let result = try await CLIRunner.run(
                 [
-                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--timeout", "3", "--report",
-                    report.path,
-                    "--", "sh", "-c", client,
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--timeout", "3", "--jobs", jobs,
+                    "--report", report.path, "--", "sh", "-c", client,
                     // About fifty runs of a shell, and three seconds for the one that hangs.
                 ], limit: 60)
             #expect(result.status == 1, "\(result.stderr)")
@@ -97,7 +98,9 @@
             #expect(counts == ["passed": passed.count, "failed": 2, "crashed": 2, "hung": 1])
         }
 
-        @Test func theMutants_reachTheClient_overHTTP() async throws {
+        /// Each run reaches the server its mutant was chosen on, one at a time or four at once.
+        @Test(arguments: ["1", "4"])
+        func theMutants_reachTheClient_overHTTP(_ jobs: String) async throws {
             let fixtures = try TemporaryFixtures(["api/stubs.json": Self.stubs])
             defer { fixtures.remove() }
             // Fails when the answer has no "name": removed, or a body that is no object with it; an answer that does
@@ -106,8 +109,8 @@
             let report = fixtures.url("report.json")
             let result = try await CLIRunner.run(
                 [
-                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--report", report.path, "--", "sh",
-                    "-c", client,
+                    "sweep", "--fixtures", fixtures.root.path, "--stub", "item", "--jobs", jobs, "--report",
+                    report.path, "--", "sh", "-c", client,
                 ], limit: 60)
             #expect(result.status == 1, "\(result.stderr)")
             let (byID, _) = try Self.outcomes(in: report)
@@ -116,6 +119,13 @@
             #expect(byID["name:null"] == "passed")
             #expect(byID["count:removed"] == "passed")
             #expect(byID["fault:hang"] == "failed")
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            let order = (object?["results"] as? [[String: Any]] ?? []).compactMap { $0["mutation"] as? String }
+            let listed = try await CLIRunner.run(["mutations", fixtures.root.path, "--stub", "item"])
+            let ids = listed.stdout.split(separator: "\n").compactMap {
+                $0.split(separator: " ").first.map(String.init)
+            }
+            #expect(order == ids, "the report lists the mutants in their order, however many ran at once")
         }
 
         /// An event stream is swept like a body: a client that passes when `data: [DONE]` begins a line fails exactly
@@ -181,6 +191,7 @@
             (["sweep", "--stub", "item"], Int32(64), "sweep needs a command to run after --"),
             (["sweep", "--", "true"], 64, "sweep needs --stub NAME"),
             (["sweep", "--stub", "item", "--timeout", "0", "--", "true"], 64, "--timeout must be"),
+            (["sweep", "--stub", "item", "--jobs", "0", "--", "true"], 64, "--jobs must be"),
             (["sweep", "--stub", "nope", "--", "true"], 1, "no stub named"),
             (["sweep", "--stub", "item", "--", "no-such-command-for-a-sweep"], 64, "cannot start the command"),
         ])

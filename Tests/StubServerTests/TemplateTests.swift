@@ -73,6 +73,38 @@ struct TemplateTests {
         }
     }
 
+    /// A template's mutants are listed once for every server that renders it (from the template rendered as for any
+    /// server), and each answer carries the URL its own client reached: two hosts, the same mutant, each body's
+    /// links its own, and the same list of mutants named for an unknown ID.
+    @Test(arguments: ["items[*].name:null", "items:one", "items[*]:unknown-key"])
+    func aTemplatesMutant_carriesTheURLItsClientReached(_ id: String) async throws {
+        let stubs = #"""
+            {"stubs": [
+              {"name": "feed", "request": {"path": "/feed"},
+               "variants": {"good": {"headers": {"Content-Type": "application/json"}, "template": true,
+                  "body": "{\"next\":\"{{baseURL}}/feed?page=2\",\"items\":[{\"name\":\"a\",\"url\":\"{{baseURL}}/a\"},{\"name\":\"b\",\"url\":\"{{baseURL}}/b\"}]}"},
+                "bad": {"body": "{"}, "nil": {"body": ""}}}
+            ]}
+            """#
+        try await withServer(stubs: stubs) { server in
+            var refusals: [String] = []
+            for host in ["one.test", "two.test:8080", "one.test"] {
+                let request = { (mutant: String) in
+                    "GET /feed HTTP/1.1\r\nHost: \(host)\r\nX-Stub-Mutation: \(mutant)\r\n\r\n"
+                }
+                let response = try await exchange(server, request(id))
+                #expect(response.status == 200, "\(host): \(response.text)")
+                let answer = try #require(try? response.json(), "not JSON: \(response.text)")
+                let items = try #require(answer["items"] as? [[String: Any]])
+                #expect(!items.isEmpty)
+                for item in items { #expect((item["url"] as? String)?.hasPrefix("http://\(host)/") == true) }
+                #expect(answer["next"] as? String == "http://\(host)/feed?page=2")
+                refusals.append(try await exchange(server, request("no-such-mutant")).text)
+            }
+            #expect(Set(refusals).count == 1, "\(refusals)")
+        }
+    }
+
     @Test func theRawForm_insertsTheValueAsItIs() async throws {
         try await withServer(stubs: Self.stubs) { server in
             let response = try await exchange(server, get("/json-raw?q=%22%7D"))

@@ -79,8 +79,8 @@ enum Help {
         """
 
     static let sweep = """
-        Usage: stub-server sweep [--fixtures DIR] --stub NAME [--variant V] [--timeout SECONDS] [--report FILE]
-                                 -- COMMAND [ARGS...]
+        Usage: stub-server sweep [--fixtures DIR] --stub NAME [--variant V] [--timeout SECONDS] [--jobs N]
+                                 [--report FILE] -- COMMAND [ARGS...]
 
         Serves DIR on a free loopback port and runs COMMAND (found in PATH) once on stub NAME's unmutated
         variant V, which must pass (exit 0), then once per mutant of it with that mutant chosen for the stub.
@@ -94,6 +94,8 @@ enum Help {
           --stub NAME        The stub whose answer is mutated
           --variant V        Its variant (default: good)
           --timeout SECONDS  How long one run may take (default: 10)
+          --jobs N           Runs at once, each against a server of its own on its own port (default: 1; more
+                             for a command that shares nothing between runs: the runs' waits overlap)
           --report FILE      Write a JSON report: stub, variant, command, baseline, results (mutation, outcome,
                              exitStatus or signal, seconds, the last lines of output) and counts per outcome
 

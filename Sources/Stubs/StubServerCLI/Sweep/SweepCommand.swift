@@ -9,10 +9,11 @@ import StubServer
     import Foundation
 #endif
 
-/// `stub-server sweep --fixtures DIR --stub NAME [--variant V] [--timeout SECONDS] [--report FILE] -- COMMAND
-/// [ARGS...]`: serves DIR on a free loopback port and runs COMMAND once on the unmutated answer (which must pass),
-/// then once per mutant of the stub's variant, each chosen for the stub while it runs; reports which mutants the
-/// command passed, failed, crashed on or hung on.
+/// `stub-server sweep --fixtures DIR --stub NAME [--variant V] [--timeout SECONDS] [--jobs N] [--report FILE] --
+/// COMMAND [ARGS...]`: serves DIR on a free loopback port and runs COMMAND once on the unmutated answer (which must
+/// pass), then once per mutant of the stub's variant, each chosen for the stub while it runs (with `--jobs N`, N
+/// runs at once, each against a server of its own); reports which mutants the command passed, failed, crashed on or
+/// hung on.
 struct SweepCommand: Command, Equatable {
     static let name = "sweep"
     static let usage = Help.sweep
@@ -20,6 +21,7 @@ struct SweepCommand: Command, Equatable {
     var stub: String
     var variant = "good"
     var timeout = 10.0
+    var jobs = 1
     var report: String?
     var command: [String]
 
@@ -28,6 +30,7 @@ struct SweepCommand: Command, Equatable {
         var stub: String?
         var variant = "good"
         var timeout = 10.0
+        var jobs = 1
         var report: String?
         var command: [String] = []
         while let argument = reader.next() {
@@ -37,6 +40,10 @@ struct SweepCommand: Command, Equatable {
             case .option("--variant"): variant = try reader.value()
             case .option("--timeout"):
                 timeout = try reader.value("a number of seconds above 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+            case .option("--jobs"):
+                jobs = try reader.value("a whole number of runs at once, 1 or more") {
+                    Int($0).flatMap { $0 > 0 ? $0 : nil }
+                }
             case .option("--report"): report = try reader.value()
             case .option("--"): command = reader.remainingWords()
             case .option, .operand: throw reader.unknown()
@@ -47,7 +54,8 @@ struct SweepCommand: Command, Equatable {
             throw UsageError("sweep needs a command to run after --: sweep ... -- COMMAND [ARGS...]", command: name)
         }
         return SweepCommand(
-            folder: folder, stub: stub, variant: variant, timeout: timeout, report: report, command: command)
+            folder: folder, stub: stub, variant: variant, timeout: timeout, jobs: jobs, report: report,
+            command: command)
     }
 
     /// Exits 0 when the command passed every mutant, 1 when it did not (or the folder, stub or variant is
@@ -61,31 +69,33 @@ struct SweepCommand: Command, Equatable {
             Output.error(error.description)
             return 1
         }
-        let server: StubServer
+        var servers: [StubServer] = []
         do {
-            server = try StubServer.start(catalog: catalog)
-            if variant != "good" { try server.setVariant(variant, forStub: stub) }
+            for _ in 0..<min(jobs, max(1, mutants.count)) {
+                let server = try StubServer.start(catalog: catalog)
+                servers.append(server)
+                if variant != "good" { try server.setVariant(variant, forStub: stub) }
+            }
         } catch {
+            for server in servers { await server.stop() }
             Output.error("stub-server sweep: \(error)")
             return 1
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment["STUB_SERVER_URL"] = server.baseURL.absoluteString
-        let runner = SweepRunner(command: command, timeout: timeout, environment: environment)
+        let runner = SweepRunner(command: command, timeout: timeout, environment: ProcessInfo.processInfo.environment)
         let stopper = Task { await runner.stopOnSignal() }
         defer { stopper.cancel() }
 
         let baseline: SweepRun
         do {
-            baseline = try await runner.run(mutation: nil)
+            baseline = try await runner.run(mutation: nil, server: servers[0].baseURL.absoluteString)
         } catch {
-            await server.stop()
+            for server in servers { await server.stop() }
             Output.error("stub-server sweep: cannot start the command: \(error)")
             return 64
         }
-        if runner.stopped { return await stopped(server) }
+        if runner.stopped { return await stopped(servers) }
         guard baseline.outcome == .passed else {
-            await server.stop()
+            for server in servers { await server.stop() }
             Output.error(
                 "stub-server sweep: the command \(baseline.outcome.rawValue) (\(baseline.detail)) on the unmutated "
                     + "answer of \(stub) (\(variant)), so no mutant can tell anything: fix the command first."
@@ -98,22 +108,16 @@ struct SweepCommand: Command, Equatable {
         }
         Output.line("baseline  passed  (\(baseline.detail))")
 
-        var results: [SweepRun] = []
-        for mutant in mutants {
-            do {
-                try server.setMutation(mutant.id, forStub: stub)
-                var result = try await runner.run(mutation: mutant.id)
-                if runner.stopped { return await stopped(server) }
-                result.description = mutant.description
-                results.append(result)
-                Output.line("\(result.outcome.rawValue.padding(8))\(mutant.id)  (\(result.detail))")
-            } catch {
-                await server.stop()
-                Output.error("stub-server sweep: \(mutant.id): \(error)")
-                return 1
-            }
+        let results: [SweepRun]
+        switch await sweep(mutants, servers: servers, runner: runner) {
+        case .success(let runs): results = runs
+        case .failure(.stopped): return await stopped(servers)
+        case .failure(.server(let message)):
+            for server in servers { await server.stop() }
+            Output.error("stub-server sweep: \(message)")
+            return 1
         }
-        await server.stop()
+        for server in servers { await server.stop() }
 
         let report = SweepReport(
             stub: stub, variant: variant, command: command, timeoutSeconds: timeout, baseline: baseline,
@@ -134,9 +138,57 @@ struct SweepCommand: Command, Equatable {
 }
 
 extension SweepCommand {
-    /// Stops the server after a SIGINT or SIGTERM, and exits as a shell reports an interrupted command.
-    fileprivate func stopped(_ server: StubServer) async -> Int32 {
-        await server.stop()
+    /// Why a sweep ended before its last mutant.
+    enum Interruption: Error {
+        /// A SIGINT or SIGTERM.
+        case stopped
+        /// A mutant could not be chosen, or the command could not be started.
+        case server(String)
+    }
+
+    /// Runs the command once per mutant, `servers.count` runs at once: lane K runs mutants K, K + N, ... against
+    /// server K, printing a line as each ends. The results are in the mutants' order.
+    fileprivate func sweep(
+        _ mutants: [Mutation], servers: [StubServer], runner: SweepRunner
+    ) async -> Result<[SweepRun], Interruption> {
+        await withTaskGroup(of: Result<[(Int, SweepRun)], Interruption>.self) { group in
+            for (lane, server) in servers.enumerated() {
+                group.addTask {
+                    var done: [(Int, SweepRun)] = []
+                    for index in stride(from: lane, to: mutants.count, by: servers.count) {
+                        if Task.isCancelled { break }
+                        let mutant = mutants[index]
+                        do {
+                            try server.setMutation(mutant.id, forStub: stub)
+                            var result = try await runner.run(
+                                mutation: mutant.id, server: server.baseURL.absoluteString)
+                            if runner.stopped { return .failure(.stopped) }
+                            result.description = mutant.description
+                            Output.line("\(result.outcome.rawValue.padding(8))\(mutant.id)  (\(result.detail))")
+                            done.append((index, result))
+                        } catch {
+                            return .failure(.server("\(mutant.id): \(error)"))
+                        }
+                    }
+                    return .success(done)
+                }
+            }
+            var results = [SweepRun?](repeating: nil, count: mutants.count)
+            for await lane in group {
+                switch lane {
+                case .success(let done): for (index, result) in done { results[index] = result }
+                case .failure(let interruption):
+                    group.cancelAll()
+                    return .failure(interruption)
+                }
+            }
+            return .success(results.compactMap { $0 })
+        }
+    }
+
+    /// Stops the servers after a SIGINT or SIGTERM, and exits as a shell reports an interrupted command.
+    fileprivate func stopped(_ servers: [StubServer]) async -> Int32 {
+        for server in servers { await server.stop() }
         Output.error("stub-server sweep: stopped by a signal; no report written")
         return 130
     }

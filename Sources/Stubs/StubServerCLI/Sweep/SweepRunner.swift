@@ -2,14 +2,15 @@ import CLISupport
 import Locking
 import Spawning
 
-/// Runs a sweep's command once per answer: in a process group of its own, its output in an unnamed file, its end
-/// awaited until a deadline, then the whole group killed (a hung command, or what it left running).
+/// Runs a sweep's command once per answer, as many at once as the sweep's jobs: each in a process group of its own,
+/// its output in an unnamed file, its end awaited until a deadline, then the whole group killed (a hung command, or
+/// what it left running).
 final class SweepRunner: Sendable {
     let command: [String]
     let timeout: Double
     private let environment: [String: String]
-    /// The running command's process ID, and whether a SIGINT or SIGTERM stopped the sweep.
-    private let state = Lock<(running: Int32?, stopped: Bool)>((nil, false))
+    /// The running commands' process IDs, and whether a SIGINT or SIGTERM stopped the sweep.
+    private let state = Lock<(running: Set<Int32>, stopped: Bool)>(([], false))
     private let signals = TerminationSignals()
 
     /// - Parameter environment: the command's environment, to which each run adds `STUB_MUTATION`.
@@ -22,10 +23,12 @@ final class SweepRunner: Sendable {
     /// Whether a SIGINT or SIGTERM stopped the sweep (the run it cut short is not a result).
     var stopped: Bool { state.withLock { $0.stopped } }
 
-    /// Runs the command with `STUB_MUTATION` set to `mutation` (unset for the baseline).
+    /// Runs the command with `STUB_SERVER_URL` set to `server` and `STUB_MUTATION` to `mutation` (unset for the
+    /// baseline).
     /// - Throws: `Spawn.Failure` when the command cannot be started (not found, not executable).
-    func run(mutation: String?) async throws(Spawn.Failure) -> SweepRun {
+    func run(mutation: String?, server: String) async throws(Spawn.Failure) -> SweepRun {
         var environment = self.environment
+        environment["STUB_SERVER_URL"] = server
         environment["STUB_MUTATION"] = mutation
         let output = try Spawn.OutputFile()
         let clock = ContinuousClock()
@@ -34,9 +37,9 @@ final class SweepRunner: Sendable {
             command[0], arguments: Array(command.dropFirst()), environment: environment,
             stdout: .descriptor(output.descriptor), stderr: .descriptor(output.descriptor), searchPath: true,
             newProcessGroup: true)
-        state.withLock { $0.running = pid }
+        state.withLock { _ = $0.running.insert(pid) }
         let ended = await waitForEnd(of: pid, by: start + .seconds(timeout))
-        state.withLock { $0.running = nil }
+        state.withLock { _ = $0.running.remove(pid) }
         // Not reaped yet, so its group is still its own: what the command left running goes with it, and a hung
         // command goes now.
         let termination = Spawn.endGroup(of: pid)
@@ -51,14 +54,14 @@ final class SweepRunner: Sendable {
         return run
     }
 
-    /// Waits for a SIGINT or SIGTERM to the sweep, then kills the running command's group and marks the sweep
+    /// Waits for a SIGINT or SIGTERM to the sweep, then kills the running commands' groups and marks the sweep
     /// stopped.
     func stopOnSignal() async {
         _ = await signals.wait()
         state.withLock { state in
             state.stopped = true
             // Under the lock `run` clears it with before reaping: the group is still the command's.
-            if let running = state.running { Spawn.killGroup(of: running) }
+            for running in state.running { Spawn.killGroup(of: running) }
         }
     }
 
