@@ -22,6 +22,13 @@ struct ServeTwiceTests {
         var body: String?
     }
 
+    /// A request for MockData's assistant turn at `path`, streamed or not.
+    static func turnProbe(_ path: String, stream: Bool) -> Probe {
+        Probe(
+            method: "POST", target: path, headers: ["Content-Type": "application/json"],
+            body: #"{"model": "catalog-assistant-1", "stream": \#(stream)}"#)
+    }
+
     /// MockData's stubs, each with a request it answers; a stub missing here fails the test, so a new one is added.
     static let mockDataProbes: [String: Probe] = [
         "top-albums": Probe(target: "/api/v1/us/apple-music/top-albums/all/100/explicit.json"),
@@ -49,6 +56,17 @@ struct ServeTwiceTests {
         "dessert-apam-balik": Probe(target: "/api/json/v1/1/lookup.php?i=53049"),
         "dessert-lookup": Probe(target: "/api/json/v1/1/lookup.php?i=1"),
         "top-songs": Probe(target: "/us/rss/topsongs/25/xml"),
+        "openai-chat-stream": turnProbe("/v1/chat/completions", stream: true),
+        "openai-chat": turnProbe("/v1/chat/completions", stream: false),
+        "openai-responses-stream": turnProbe("/v1/responses", stream: true),
+        "openai-responses": turnProbe("/v1/responses", stream: false),
+        "anthropic-stream": turnProbe("/v1/messages", stream: true),
+        "anthropic": turnProbe("/v1/messages", stream: false),
+        "gemini-stream": Probe(
+            method: "POST", target: "/v1beta/models/catalog-assistant-1:streamGenerateContent?alt=sse", body: "{}"),
+        "gemini-stream-array": Probe(
+            method: "POST", target: "/v1beta/models/catalog-assistant-1:streamGenerateContent", body: "{}"),
+        "gemini": Probe(method: "POST", target: "/v1beta/models/catalog-assistant-1:generateContent", body: "{}"),
     ]
 
     /// Large answers made per request: a template, a sequence of two large bodies, a scenario's two states, and a

@@ -18,8 +18,10 @@
             arguments: [
                 ([], [], []),
                 (["start 0", "passed 0", "end 1"], [.passed], []),
-                // Ended without its end line, one running: that one crashed (a stack overflow says nothing).
-                (["start 0", "failed 0", "start 1"], [.failed, .crashed], []),
+                // Ended without its end line: one started, so it crashed (a stack overflow says nothing); of two, the
+                // second runs again alone, as what ended the child may be code the first left running.
+                (["start 0", "failed 0", "start 1"], [.failed, nil], [1]),
+                (["start 0"], [.crashed], []),
                 (["start 0", "crashed -1"], [.crashed], []),
                 (["start 0", "hung 0", "end 1"], [.hung], []),
                 // Several at once, ending in any order; a trap stops one and the rest run on.
@@ -34,6 +36,9 @@
                 (["start 0", "start 1", "hung 1", "crashed 0", "end 2"], [.crashed, .hung], []),
                 // A crash that ended the child: the one it names crashed; the others running run again alone.
                 (["start 0", "start 1", "start 2", "passed 0", "exited 2"], [.passed, nil, .crashed], [1]),
+                // A crash that ended the child in code a decided mutant left running: the other is run again.
+                (["start 0", "start 1", "hung 0", "exited 0"], [.hung, nil], [1]),
+                (["start 0", "passed 0", "start 1", "crashed -1"], [.passed, nil], [1]),
                 // The child ended with two running and did not say which: both again alone.
                 (["start 0", "start 1", "crashed -1"], [nil, nil], [0, 1]),
                 (["start 0", "start 1"], [nil, nil], [0, 1]),

@@ -87,7 +87,7 @@ struct StubCatalogLoadingTests {
             #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"bodyfile": "a.json"}}}]}"#,
             "api/stubs.json: stubs[0].variants.x.bodyfile: unknown key (known: status, headers, body, bodyFile, template, "
                 + "delayMs, fault, like, generated, firstByteDelayMs, throttle, network, chunked, faults, events, eventsFile, "
-                + "keepAliveMs, dropAfterEvents, script)"
+                + "keepAliveMs, dropAfterEvents, script, turn)"
         ),
         (
             #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"generated": 1}}}]}"#,

@@ -115,11 +115,15 @@ package struct FixtureValidator {
         return (document, operation)
     }
 
-    /// The operation with the stub's method whose full path fits the stub's path, most literal segments first.
+    /// The operation with the stub's method whose full path fits the stub's path, most literal segments first; when
+    /// both name hosts (the operation's servers, the stub's folder's `hosts`), only an operation of one of the stub's
+    /// hosts (another API at the same path is not this one).
     static func operation(matching stub: Stub, in operations: [OpenAPIOperation]) -> OpenAPIOperation? {
         let stubSegments = stub.request.path.segments
+        let stubHosts = Set(stub.hosts.map { $0.lowercased() })
         var best: (operation: OpenAPIOperation, score: Int)?
         for operation in operations where operation.method == stub.request.method {
+            if !stubHosts.isEmpty, !operation.hosts.isEmpty, stubHosts.isDisjoint(with: operation.hosts) { continue }
             let segments = PathPattern(operation.fullPath).segments
             guard segments.count == stubSegments.count else { continue }
             var score = 0

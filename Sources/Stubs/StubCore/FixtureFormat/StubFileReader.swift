@@ -288,7 +288,7 @@ struct StubFileReader {
         let known = [
             "status", "headers", "body", "bodyFile", "template", "delayMs", "fault", "like", "generated",
             "firstByteDelayMs", "throttle", "network", "chunked", "faults", "events", "eventsFile", "keepAliveMs",
-            "dropAfterEvents", "script",
+            "dropAfterEvents", "script", "turn",
         ]
         guard let fields = object(value, at: path, known: known) else { return nil }
         var variant = PartialVariant()
@@ -370,6 +370,7 @@ struct StubFileReader {
         variant.like = string(fields["like"], at: "\(path).like")
         valid = readNetwork(fields, into: &variant, at: path) && valid
         valid = readEvents(fields, into: &variant, at: path) && valid
+        valid = readTurn(fields, into: &variant, at: path) && valid
         if let value = fields["script"] {
             variant.script = readScript(value, at: "\(path).script")
             valid = valid && variant.script != nil

@@ -32,8 +32,9 @@
             let child = BatchChild(count: batch.mutants.count, limit: limit)
             child.watch()
             for (index, mutant) in batch.mutants.enumerated() {
-                guard await child.wait(untilFewerThan: max(1, batch.concurrency), orStopped: true) else { break }
-                child.start(index)
+                guard await child.wait(untilFewerThan: max(1, batch.concurrency), orStopped: true),
+                    child.start(index)
+                else { break }
                 Task(executorPreference: MutantThread(slot: index)) {
                     await BatchSignals.$running.withValue(index) {
                         do {
@@ -51,12 +52,17 @@
             Foundation.exit(0)
         }
 
-        private func start(_ index: Int) {
-            state.withLock { state in
+        /// Starts the clock of mutant `index`; false when a hang has stopped the child from starting more.
+        private func start(_ index: Int) -> Bool {
+            let started = state.withLock { state in
+                guard !state.stopped else { return false }
                 state.running += 1
                 state.deadlines[index] = .now + limit
-                BatchReport.say(.start, index)
+                return true
             }
+            // Before its task exists, so before any word of how it ended.
+            if started { BatchReport.say(.start, index) }
+            return started
         }
 
         /// Waits until fewer than `count` mutants run (true), or, when `orStopped`, until one has hung (false).
@@ -77,13 +83,19 @@
         /// Records how mutant `index` ended, once: the first word said of it stands. A trap was said by the signal
         /// handler already.
         private func decide(_ word: BatchReport.Word, _ index: Int) {
-            state.withLock { state in
-                guard !state.decided[index] else { return }
+            let decided = state.withLock { state in
+                guard !state.decided[index] else { return false }
                 state.decided[index] = true
                 state.deadlines[index] = nil
                 state.running -= 1
                 state.stopped = state.stopped || word == .hung
-                if word != .crashed { BatchReport.say(word, index) }
+                return true
+            }
+            guard decided else { return }
+            // Said before the runner may go on (and end the child); outside the lock, so that nothing said can hold
+            // it.
+            if word != .crashed { BatchReport.say(word, index) }
+            state.withLock { state in
                 guard let waiter = state.waiter else { return }
                 if waiter.orStopped && state.stopped {
                     waiter.continuation.resume(returning: false)

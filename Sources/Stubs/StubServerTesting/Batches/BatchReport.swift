@@ -13,8 +13,11 @@
 
         static func line(_ word: Word, _ index: Int) -> String { "\n\(prefix) \(word.rawValue) \(index)\n" }
 
+        /// Writes the line with one `write(2)`, whatever it returns: a line is far below a pipe's atomic size, so
+        /// lines never interleave, and a failed write must not trap (the child's verdicts are all it has).
         static func say(_ word: Word, _ index: Int) {
-            FileHandle.standardError.write(Data(line(word, index).utf8))
+            var text = line(word, index)
+            text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
         }
 
         /// What a child said: each mutant's outcome where it is known, and the positions to run again alone.
@@ -31,8 +34,7 @@
         /// Reads the lines of a child that was given `count` mutants. Starts are believed in order only; the first
         /// ending said of a started mutant is its outcome, except a hang said after a trap (run again alone). A
         /// child that ended without its `end` line leaves its started mutants unsaid: when it said nothing of why
-        /// and one was running, that one crashed (a stack overflow ends a child before it can speak); otherwise they
-        /// run again alone.
+        /// and had started only one, that one crashed; otherwise they run again alone.
         package static func read(_ standardError: [UInt8], count: Int) -> Reading {
             var reading = Reading(outcomes: Array(repeating: nil, count: count), alone: [])
             var started = 0
@@ -49,6 +51,9 @@
                 case .end: ending = .end
                 case .crashed where index == -1: ending = .crashed
                 case .passed, .failed, .hung, .crashed, .exited:
+                    // A crash that ended the child, even in code a decided mutant left running: the child ended
+                    // for a known reason, so no running mutant is blamed for it.
+                    if word == .exited, index >= 0, index < started { ending = .exited }
                     guard index >= 0, index < started, reading.outcomes[index] == nil,
                         !reading.alone.contains(index)
                     else { continue }
@@ -60,13 +65,14 @@
                     default: reading.outcomes[index] = .crashed
                     }
                     trapped = trapped || word == .crashed
-                    if word == .exited { ending = .exited }
                 default: continue
                 }
             }
             if ending != .end {
                 let unsaid = (0..<started).filter { reading.outcomes[$0] == nil && !reading.alone.contains($0) }
-                if ending != .exited, unsaid.count == 1 {
+                // Only a child that started one mutant can blame it: with more, code a decided one left running
+                // may have ended the child.
+                if ending != .exited, started == 1, unsaid.count == 1 {
                     reading.outcomes[unsaid[0]] = .crashed
                 } else {
                     reading.alone.formUnion(unsaid)

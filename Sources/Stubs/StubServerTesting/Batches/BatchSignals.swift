@@ -1,5 +1,6 @@
 #if compiler(>=6.2) && (os(macOS) || os(Linux))
     import Foundation
+    import Synchronization
 
     /// What a batch's child does on a crash signal, and what its handler reads: memory set up before the handlers
     /// are installed, read with async-signal-safe operations only (a signal handler may take no lock and allocate
@@ -12,12 +13,12 @@
     /// `crashed -1`, and ends the child.
     enum BatchSignals {
         /// Each mutant's thread (written by that thread before it runs anything), the lines the handler writes, and
-        /// each mutant's flag that its thread has parked.
+        /// each mutant's flag that its thread has parked: pointers only, so that reading it retains nothing.
         struct Table {
             var threads: UnsafeMutablePointer<pthread_t?>
-            var crashedLines: [UnsafeBufferPointer<UInt8>]
-            var exitedLines: [UnsafeBufferPointer<UInt8>]
-            var parked: UnsafeMutablePointer<UInt8>
+            var crashedLines: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+            var exitedLines: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+            var parked: UnsafeMutablePointer<Atomic<Bool>>
             var count: Int
         }
 
@@ -32,22 +33,27 @@
 
         /// Makes the table for `count` mutants and installs the handlers.
         static func install(count: Int) {
-            func lines(_ word: BatchReport.Word) -> [UnsafeBufferPointer<UInt8>] {
-                (0..<count).map { index in
+            let size = max(1, count)
+            func lines(_ word: BatchReport.Word) -> UnsafeMutablePointer<UnsafeBufferPointer<UInt8>> {
+                let lines = UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: size)
+                for index in 0..<size {
                     let bytes = Array(BatchReport.line(word, index).utf8)
                     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
                     _ = buffer.initialize(from: bytes)
-                    return UnsafeBufferPointer(buffer)
+                    (lines + index).initialize(to: UnsafeBufferPointer(buffer))
                 }
+                return lines
             }
-            let threads = UnsafeMutablePointer<pthread_t?>.allocate(capacity: max(1, count))
-            threads.initialize(repeating: nil, count: max(1, count))
-            let parked = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
-            parked.initialize(repeating: 0, count: max(1, count))
+            let threads = UnsafeMutablePointer<pthread_t?>.allocate(capacity: size)
+            threads.initialize(repeating: nil, count: size)
+            let parked = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: size)
+            for index in 0..<size { (parked + index).initialize(to: Atomic(false)) }
             table = Table(
                 threads: threads, crashedLines: lines(.crashed), exitedLines: lines(.exited), parked: parked,
                 count: count)
-            _ = unknownLine.utf8Start  // made before a handler may read it
+            // Made before a handler may read them: the line, and the task-local's key.
+            _ = unknownLine.utf8Start
+            _ = running
             for signalNumber in [SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
                 _ = signal(signalNumber) { _ in BatchSignals.stop(park: true) }
             }
@@ -58,7 +64,7 @@
         static func register(slot: Int) { table?.threads[slot] = pthread_self() }
 
         /// Whether the thread of mutant `slot` has parked after a trap.
-        static func hasParked(_ slot: Int) -> Bool { table.map { $0.parked[slot] != 0 } ?? false }
+        static func hasParked(_ slot: Int) -> Bool { table.map { $0.parked[slot].load(ordering: .acquiring) } ?? false }
 
         /// The handler: says what crashed, then parks this thread or ends the child.
         fileprivate static func stop(park: Bool) {
@@ -69,7 +75,7 @@
                 guard park else { end(table.exitedLines[slot]) }
                 let line = table.crashedLines[slot]
                 _ = write(2, line.baseAddress, line.count)
-                table.parked[slot] = 1
+                table.parked[slot].store(true, ordering: .releasing)
                 while true { _ = sleep(1000) }
             }
             if let slot = running, slot >= 0, slot < table.count { end(table.exitedLines[slot]) }

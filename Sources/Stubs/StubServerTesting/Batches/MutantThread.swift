@@ -3,9 +3,11 @@
     import Foundation
     import Locking
 
-    /// One mutant's own thread, as the executor its task prefers: the task and the tasks it starts run their
-    /// nonisolated code here, so a trap in them stops this thread alone (`BatchSignals`) and the other mutants of
-    /// the batch run on. The thread stays, idle, until the process ends: work left behind by the mutant's code still
+    /// One mutant's own thread, as the executor its task prefers: the task and its child tasks (`async let`, task
+    /// groups) run their nonisolated code here, and default actors they create, so a trap in that code stops this
+    /// thread alone (`BatchSignals`) and the other mutants of the batch run on. An unstructured `Task {}` does not
+    /// inherit the preference, and actors with executors of their own (the main actor) run elsewhere: a trap there
+    /// ends the child. The thread stays, idle, until the process ends: work left behind by the mutant's code still
     /// finds it.
     final class MutantThread: TaskExecutor {
         private let jobs = Lock<[UnownedJob]>([])

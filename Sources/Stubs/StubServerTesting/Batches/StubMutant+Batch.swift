@@ -62,9 +62,10 @@
         /// bounded) and runs `concurrency` of them at once (16 by default: a sweep's cases mostly wait, for a stream's
         /// pauses or a hang's window; on two cores MockData's chat sweep took 19 s at 8, 11 s at 16, 14 s at 32). The
         /// window is wall time shared with the runs beside it: give code that computes for long a longer window or a
-        /// lower concurrency, and pass 1 for code that shares state between runs. A child ends early when a mutant
-        /// hangs (its code may still be running) or crashes where no thread of its own can be stopped (a bad access,
-        /// or a trap on the main actor); the mutants it had not finished run again, one at a time, in the next child. A hang seen after a trap in the same child is checked
+        /// lower concurrency, and pass 1 for code that shares state between runs. A child starts no more mutants once
+        /// one hangs (its code may still be running), and ends at once on a crash no thread of its own can take (a
+        /// bad access, or a trap on the main actor or in an unstructured task); the mutants that were running then
+        /// run again, one at a time, in the next child, and those not started go on as before. A hang seen after a trap in the same child is checked
         /// again the same way (the trapped thread may hold a lock the hung one waits for). For code that leaves
         /// nothing running once it returns, the outcomes are those one child per mutant gives. An outcome is nil when
         /// no child could say it (the exit test did not run).
@@ -87,33 +88,45 @@
             }
         }
 
-        /// One lane: its mutants through one child after another. Those a child left unsaid run next, alone (one at a
-        /// time) when the child could not say which of them it was on, or saw their hang after a trap.
+        /// How a lane runs a mutant: many at once in a child; alone (one at a time in a child); or in a child of its
+        /// own.
+        private enum Turn {
+            case many, alone, own
+        }
+
+        /// One lane: its mutants through one child after another. Those a child left unsaid run next, alone when the
+        /// child could not say which of them it was on or saw their hang after a trap; when a child gave no result at
+        /// all (it ended in a way its exit test refused, such as a stack overflow), each of its mutants in a child of
+        /// its own.
         private static func runLane(
             _ mutants: [(index: Int, mutant: StubMutant)], _ sizes: (batch: Int, concurrency: Int),
             _ exitTest: @Sendable (Batch) async -> ExitTest.Result?
         ) async -> [(Int, Outcome?)] {
             var outcomes: [(Int, Outcome?)] = []
-            var pending = mutants.map { (index: $0.index, mutant: $0.mutant, alone: false) }
+            var pending = mutants.map { (index: $0.index, mutant: $0.mutant, turn: Turn.many) }
             while let first = pending.first {
-                let taken = Array(pending.prefix { $0.alone == first.alone }.prefix(sizes.batch))
+                let limit = first.turn == .own ? 1 : sizes.batch
+                let taken = Array(pending.prefix { $0.turn == first.turn }.prefix(limit))
                 pending.removeFirst(taken.count)
-                let batch = Batch(mutants: taken.map(\.mutant), concurrency: first.alone ? 1 : sizes.concurrency)
+                let batch = Batch(
+                    mutants: taken.map(\.mutant), concurrency: first.turn == .many ? sizes.concurrency : 1)
                 guard let result = await exitTest(batch) else {
-                    // No result (the exit test did not run, or its child ended in a way the expectation refused and
-                    // Swift Testing kept its output back): the first mutant's outcome is not known; the rest still run.
-                    outcomes.append((first.index, nil))
-                    pending.insert(contentsOf: taken.dropFirst(), at: 0)
+                    if taken.count == 1 {
+                        // Its own child gave no result (or the exit test did not run): not known.
+                        outcomes.append((first.index, nil))
+                    } else {
+                        pending.insert(contentsOf: taken.map { ($0.index, $0.mutant, Turn.own) }, at: 0)
+                    }
                     continue
                 }
                 let reading = BatchReport.read(result.standardErrorContent, count: taken.count)
-                var again: [(index: Int, mutant: StubMutant, alone: Bool)] = []
+                var again: [(index: Int, mutant: StubMutant, turn: Turn)] = []
                 var later = again
                 for (position, item) in taken.enumerated() {
                     if let outcome = reading.outcomes[position] {
                         outcomes.append((item.index, outcome))
                     } else if reading.alone.contains(position) {
-                        again.append((item.index, item.mutant, true))
+                        again.append((item.index, item.mutant, item.turn == .own ? .own : .alone))
                     } else {
                         later.append(item)
                     }

@@ -1,0 +1,346 @@
+import Foundation
+import StubTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// MockData's assistant turn (`MockData/assistant/turn.json`: text in six pieces, one tool call whose arguments
+/// come in four) as each provider's client reads it, over both transports: streamed and whole, every format parses
+/// back into the same text, tool call, finish and usage with a reader written here from the provider's
+/// documentation, and the streams' events come in the documented order.
+@Suite(.timeLimit(.minutes(1)))
+struct ModelAPITurnTests {
+    static let text = "Here's a dessert for tonight: Apam balik. Let me find its recipe."
+    static var arguments: NSDictionary { ["dessert": "Apam balik", "servings": 2] }
+
+    /// What a client made of an answer.
+    struct Reading {
+        var text = ""
+        var calls: [(id: String, name: String, arguments: String)] = []
+        var finish = ""
+        var usage = (input: 0, output: 0)
+        /// Each event's kind, in order: its name, or what its data holds.
+        var kinds: [String] = []
+    }
+
+    enum Provider: String, CaseIterable, CustomTestStringConvertible {
+        case openAIChat, openAIResponses, anthropic, gemini
+        var testDescription: String { rawValue }
+
+        func request(_ base: URL, stream: Bool, sse: Bool = true) -> URLRequest {
+            let path: String
+            switch self {
+            case .openAIChat: path = "/v1/chat/completions"
+            case .openAIResponses: path = "/v1/responses"
+            case .anthropic: path = "/v1/messages"
+            case .gemini:
+                path =
+                    "/v1beta/models/catalog-assistant-1:"
+                    + (stream ? "streamGenerateContent" + (sse ? "?alt=sse" : "") : "generateContent")
+            }
+            var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 10
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            let body =
+                self == .gemini ? #"{"contents": []}"# : #"{"model": "catalog-assistant-1", "stream": \#(stream)}"#
+            request.httpBody = Data(body.utf8)
+            return request
+        }
+
+        /// The finish as this provider names a turn that stops for its tool call.
+        var toolFinish: String {
+            switch self {
+            case .openAIChat: "tool_calls"
+            case .openAIResponses: "completed"
+            case .anthropic: "tool_use"
+            case .gemini: "STOP"
+            }
+        }
+    }
+
+    /// Server-Sent Events as `(event name, data)`, blank-line separated.
+    static func events(_ body: Data) -> [(name: String?, data: String)] {
+        String(decoding: body, as: UTF8.self).components(separatedBy: "\n\n").compactMap { block in
+            var name: String?
+            var data: [String] = []
+            for line in block.components(separatedBy: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+            }
+            return data.isEmpty ? nil : (name, data.joined(separator: "\n"))
+        }
+    }
+
+    static func object(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    // MARK: Readers, one per provider, from its documentation
+
+    /// Chat Completions chunks: `choices[0].delta.content` appended; `delta.tool_calls[i]` opens a call with its
+    /// `id` and `function.name` and appends `function.arguments`; `finish_reason`; the usage chunk (no choices).
+    static func readOpenAIChat(stream body: Data) -> Reading {
+        var reading = Reading()
+        for (_, data) in events(body) {
+            if data == "[DONE]" {
+                reading.kinds.append("[DONE]")
+                continue
+            }
+            let chunk = object(data)
+            let choices = chunk["choices"] as? [[String: Any]] ?? []
+            if let usage = chunk["usage"] as? [String: Any], choices.isEmpty {
+                reading.usage = (usage["prompt_tokens"] as? Int ?? -1, usage["completion_tokens"] as? Int ?? -1)
+                reading.kinds.append("usage")
+                continue
+            }
+            let delta = choices.first?["delta"] as? [String: Any] ?? [:]
+            if let finish = choices.first?["finish_reason"] as? String {
+                reading.finish = finish
+                reading.kinds.append("finish")
+            } else if delta["role"] != nil {
+                reading.kinds.append("role")
+            } else if let content = delta["content"] as? String {
+                reading.text += content
+                reading.kinds.append("content")
+            } else if let calls = delta["tool_calls"] as? [[String: Any]] {
+                for call in calls {
+                    let index = call["index"] as? Int ?? -1
+                    let function = call["function"] as? [String: Any] ?? [:]
+                    if let id = call["id"] as? String {
+                        reading.calls.append((id, function["name"] as? String ?? "", ""))
+                        reading.kinds.append("tool_call")
+                    } else {
+                        reading.kinds.append("arguments")
+                    }
+                    if reading.calls.indices.contains(index) {
+                        reading.calls[index].arguments += function["arguments"] as? String ?? ""
+                    }
+                }
+            }
+        }
+        return reading
+    }
+
+    static func readOpenAIChat(whole body: Data) -> Reading {
+        let answer = object(String(decoding: body, as: UTF8.self))
+        let choice = (answer["choices"] as? [[String: Any]])?.first ?? [:]
+        let message = choice["message"] as? [String: Any] ?? [:]
+        var reading = Reading(
+            text: message["content"] as? String ?? "", finish: choice["finish_reason"] as? String ?? "")
+        for call in message["tool_calls"] as? [[String: Any]] ?? [] {
+            let function = call["function"] as? [String: Any] ?? [:]
+            reading.calls.append(
+                (call["id"] as? String ?? "", function["name"] as? String ?? "", function["arguments"] as? String ?? "")
+            )
+        }
+        let usage = answer["usage"] as? [String: Any] ?? [:]
+        reading.usage = (usage["prompt_tokens"] as? Int ?? -1, usage["completion_tokens"] as? Int ?? -1)
+        return reading
+    }
+
+    /// Messages events, each named as its data's `type`: `content_block_start` opens a block (a `tool_use` with its
+    /// `id` and `name`), `text_delta` and `input_json_delta` (`partial_json`) append to the block at `index`;
+    /// `message_start` has the input tokens, `message_delta` the stop reason and output tokens.
+    static func readAnthropic(stream body: Data) -> Reading {
+        var reading = Reading()
+        var blocks: [Int: (type: String, id: String, name: String, text: String)] = [:]
+        for (name, data) in events(body) {
+            let event = object(data)
+            let type = event["type"] as? String ?? "?"
+            reading.kinds.append(name == type ? type : "\(name ?? "nil") != \(type)")
+            let index = event["index"] as? Int ?? -1
+            switch type {
+            case "message_start":
+                let usage = (event["message"] as? [String: Any])?["usage"] as? [String: Any]
+                reading.usage.input = usage?["input_tokens"] as? Int ?? -1
+            case "content_block_start":
+                let block = event["content_block"] as? [String: Any] ?? [:]
+                blocks[index] = (
+                    block["type"] as? String ?? "", block["id"] as? String ?? "", block["name"] as? String ?? "", ""
+                )
+            case "content_block_delta":
+                let delta = event["delta"] as? [String: Any] ?? [:]
+                blocks[index]?.text += (delta["text"] as? String) ?? (delta["partial_json"] as? String) ?? ""
+            case "message_delta":
+                reading.finish = (event["delta"] as? [String: Any])?["stop_reason"] as? String ?? ""
+                reading.usage.output = (event["usage"] as? [String: Any])?["output_tokens"] as? Int ?? -1
+            default: break
+            }
+        }
+        for index in blocks.keys.sorted() {
+            let block = blocks[index]!
+            if block.type == "text" { reading.text += block.text }
+            if block.type == "tool_use" { reading.calls.append((block.id, block.name, block.text)) }
+        }
+        return reading
+    }
+
+    static func readAnthropic(whole body: Data) -> Reading {
+        let message = object(String(decoding: body, as: UTF8.self))
+        var reading = Reading(finish: message["stop_reason"] as? String ?? "")
+        for block in message["content"] as? [[String: Any]] ?? [] {
+            if block["type"] as? String == "text" { reading.text += block["text"] as? String ?? "" }
+            if block["type"] as? String == "tool_use", let input = block["input"] {
+                let arguments = (try? JSONSerialization.data(withJSONObject: input)).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                reading.calls.append((block["id"] as? String ?? "", block["name"] as? String ?? "", arguments ?? ""))
+            }
+        }
+        let usage = message["usage"] as? [String: Any] ?? [:]
+        reading.usage = (usage["input_tokens"] as? Int ?? -1, usage["output_tokens"] as? Int ?? -1)
+        return reading
+    }
+
+    /// Responses events, named as their data's `type` and numbered from 0 by `sequence_number`:
+    /// `response.output_text.delta` appends text; `response.output_item.added` of a `function_call` opens a call
+    /// (`call_id`, `name`), `response.function_call_arguments.delta` appends to the item; `response.completed` has
+    /// the status and usage.
+    static func readOpenAIResponses(stream body: Data) -> Reading {
+        var reading = Reading()
+        var callItems: [String] = []
+        for (position, (name, data)) in events(body).enumerated() {
+            let event = object(data)
+            let type = event["type"] as? String ?? "?"
+            let numbered = event["sequence_number"] as? Int == position
+            reading.kinds.append(name == type && numbered ? type : "\(name ?? "nil") != \(type) #\(position)")
+            switch type {
+            case "response.output_text.delta": reading.text += event["delta"] as? String ?? ""
+            case "response.output_item.added":
+                let item = event["item"] as? [String: Any] ?? [:]
+                if item["type"] as? String == "function_call" {
+                    callItems.append(item["id"] as? String ?? "")
+                    reading.calls.append((item["call_id"] as? String ?? "", item["name"] as? String ?? "", ""))
+                }
+            case "response.function_call_arguments.delta":
+                if let index = callItems.firstIndex(of: event["item_id"] as? String ?? "") {
+                    reading.calls[index].arguments += event["delta"] as? String ?? ""
+                }
+            case "response.completed":
+                let response = event["response"] as? [String: Any] ?? [:]
+                reading.finish = response["status"] as? String ?? ""
+                let usage = response["usage"] as? [String: Any] ?? [:]
+                reading.usage = (usage["input_tokens"] as? Int ?? -1, usage["output_tokens"] as? Int ?? -1)
+            default: break
+            }
+        }
+        return reading
+    }
+
+    static func readOpenAIResponses(whole body: Data) -> Reading {
+        let response = object(String(decoding: body, as: UTF8.self))
+        var reading = Reading(finish: response["status"] as? String ?? "")
+        for item in response["output"] as? [[String: Any]] ?? [] {
+            if item["type"] as? String == "message" {
+                for part in item["content"] as? [[String: Any]] ?? [] where part["type"] as? String == "output_text" {
+                    reading.text += part["text"] as? String ?? ""
+                }
+            }
+            if item["type"] as? String == "function_call" {
+                reading.calls.append(
+                    (
+                        item["call_id"] as? String ?? "", item["name"] as? String ?? "",
+                        item["arguments"] as? String ?? ""
+                    ))
+            }
+        }
+        let usage = response["usage"] as? [String: Any] ?? [:]
+        reading.usage = (usage["input_tokens"] as? Int ?? -1, usage["output_tokens"] as? Int ?? -1)
+        return reading
+    }
+
+    /// Gemini `GenerateContentResponse`s: each candidate's `content.parts` text appended, `functionCall`s whole
+    /// (`name`, `args`); the last has `finishReason` and `usageMetadata`.
+    static func readGemini(_ responses: [[String: Any]]) -> Reading {
+        var reading = Reading()
+        for response in responses {
+            let candidate = (response["candidates"] as? [[String: Any]])?.first ?? [:]
+            let parts = (candidate["content"] as? [String: Any])?["parts"] as? [[String: Any]] ?? []
+            reading.kinds.append(candidate["finishReason"] == nil ? "chunk" : "last")
+            for part in parts {
+                reading.text += part["text"] as? String ?? ""
+                if let call = part["functionCall"] as? [String: Any] {
+                    let arguments = (try? JSONSerialization.data(withJSONObject: call["args"] ?? [:])).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                    reading.calls.append((call["id"] as? String ?? "", call["name"] as? String ?? "", arguments ?? ""))
+                }
+            }
+            if let finish = candidate["finishReason"] as? String { reading.finish = finish }
+            if let usage = response["usageMetadata"] as? [String: Any] {
+                reading.usage = (usage["promptTokenCount"] as? Int ?? -1, usage["candidatesTokenCount"] as? Int ?? -1)
+            }
+        }
+        return reading
+    }
+
+    static func read(_ provider: Provider, _ body: Data, stream: Bool, sse: Bool = true) -> Reading {
+        switch (provider, stream) {
+        case (.openAIChat, true): readOpenAIChat(stream: body)
+        case (.openAIChat, false): readOpenAIChat(whole: body)
+        case (.anthropic, true): readAnthropic(stream: body)
+        case (.anthropic, false): readAnthropic(whole: body)
+        case (.openAIResponses, true): readOpenAIResponses(stream: body)
+        case (.openAIResponses, false): readOpenAIResponses(whole: body)
+        case (.gemini, true) where sse: readGemini(events(body).map { object($0.data) })
+        case (.gemini, true):
+            readGemini((try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]] ?? [])
+        case (.gemini, false): readGemini([object(String(decoding: body, as: UTF8.self))])
+        }
+    }
+
+    /// The documented order of each stream's events for a turn of text then one tool call.
+    static func order(_ provider: Provider) -> [String] {
+        let six = { (kind: String) in Array(repeating: kind, count: 6) }
+        let four = { (kind: String) in Array(repeating: kind, count: 4) }
+        switch provider {
+        case .openAIChat:
+            return ["role"] + six("content") + ["tool_call"] + four("arguments") + ["finish", "usage", "[DONE]"]
+        case .anthropic:
+            return ["message_start", "content_block_start", "ping"] + six("content_block_delta")
+                + ["content_block_stop", "content_block_start"] + four("content_block_delta")
+                + ["content_block_stop", "message_delta", "message_stop"]
+        case .openAIResponses:
+            return [
+                "response.created", "response.in_progress", "response.output_item.added",
+                "response.content_part.added",
+            ] + six("response.output_text.delta")
+                + ["response.output_text.done", "response.content_part.done", "response.output_item.done"]
+                + ["response.output_item.added"] + four("response.function_call_arguments.delta")
+                + ["response.function_call_arguments.done", "response.output_item.done", "response.completed"]
+        case .gemini:
+            return six("chunk") + ["last"]
+        }
+    }
+
+    @Test(arguments: Transport.allCases, Provider.allCases)
+    func eachFormat_streamedAndWhole_readsBackAsTheTurn(_ transport: Transport, _ provider: Provider) async throws {
+        try await Stubs.with(transport, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            var forms: [(stream: Bool, sse: Bool)] = [(false, true), (true, true)]
+            if provider == .gemini { forms.append((true, false)) }
+            for form in forms {
+                let (body, response) = try await session.data(
+                    for: provider.request(stubs.baseURL, stream: form.stream, sse: form.sse))
+                let label = "\(provider) stream \(form.stream) sse \(form.sse)"
+                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(label)")
+                let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
+                #expect(type.hasPrefix(form.stream && form.sse ? "text/event-stream" : "application/json"), "\(label)")
+                let reading = Self.read(provider, body, stream: form.stream, sse: form.sse)
+                #expect(reading.text == Self.text, "\(label)")
+                #expect(reading.calls.count == 1, "\(label)")
+                if let call = reading.calls.first {
+                    #expect(call.id == "call_recipe_1" && call.name == "find_recipe", "\(label)")
+                    #expect(NSDictionary(dictionary: Self.object(call.arguments)) == Self.arguments, "\(label)")
+                }
+                #expect(reading.finish == provider.toolFinish, "\(label)")
+                #expect(reading.usage == (48, 31), "\(label)")
+                if form.stream { #expect(reading.kinds == Self.order(provider), "\(label)") }
+            }
+        }
+    }
+}
