@@ -50,6 +50,11 @@ struct ModelAPITurnTests {
             return request
         }
 
+        /// The forms of its answer: whole, streamed, and for Gemini streamed without `alt=sse` (a JSON array).
+        var forms: [(stream: Bool, sse: Bool)] {
+            [(false, true), (true, true)] + (self == .gemini ? [(true, false)] : [])
+        }
+
         /// The finish as this provider names a turn that stops for its tool call.
         var toolFinish: String {
             switch self {
@@ -219,9 +224,12 @@ struct ModelAPITurnTests {
                 if let index = callItems.firstIndex(of: event["item_id"] as? String ?? "") {
                     reading.calls[index].arguments += event["delta"] as? String ?? ""
                 }
-            case "response.completed":
+            case "response.completed", "response.incomplete":
                 let response = event["response"] as? [String: Any] ?? [:]
                 reading.finish = response["status"] as? String ?? ""
+                if let reason = (response["incomplete_details"] as? [String: Any])?["reason"] as? String {
+                    reading.finish += " " + reason
+                }
                 let usage = response["usage"] as? [String: Any] ?? [:]
                 reading.usage = (usage["input_tokens"] as? Int ?? -1, usage["output_tokens"] as? Int ?? -1)
             default: break
@@ -233,6 +241,9 @@ struct ModelAPITurnTests {
     static func readOpenAIResponses(whole body: Data) -> Reading {
         let response = object(String(decoding: body, as: UTF8.self))
         var reading = Reading(finish: response["status"] as? String ?? "")
+        if let reason = (response["incomplete_details"] as? [String: Any])?["reason"] as? String {
+            reading.finish += " " + reason
+        }
         for item in response["output"] as? [[String: Any]] ?? [] {
             if item["type"] as? String == "message" {
                 for part in item["content"] as? [[String: Any]] ?? [] where part["type"] as? String == "output_text" {
@@ -321,9 +332,7 @@ struct ModelAPITurnTests {
         try await Stubs.with(transport, realHost: URL(string: "https://api.openai.com")!) { stubs in
             let session = URLSession(configuration: stubs.configuration)
             defer { session.finishTasksAndInvalidate() }
-            var forms: [(stream: Bool, sse: Bool)] = [(false, true), (true, true)]
-            if provider == .gemini { forms.append((true, false)) }
-            for form in forms {
+            for form in provider.forms {
                 let (body, response) = try await session.data(
                     for: provider.request(stubs.baseURL, stream: form.stream, sse: form.sse))
                 let label = "\(provider) stream \(form.stream) sse \(form.sse)"
@@ -334,12 +343,132 @@ struct ModelAPITurnTests {
                 #expect(reading.text == Self.text, "\(label)")
                 #expect(reading.calls.count == 1, "\(label)")
                 if let call = reading.calls.first {
-                    #expect(call.id == "call_recipe_1" && call.name == "find_recipe", "\(label)")
+                    // Gemini's calls carry no id.
+                    #expect(call.id == (provider == .gemini ? "" : "call_recipe_1"), "\(label)")
+                    #expect(call.name == "find_recipe", "\(label)")
                     #expect(NSDictionary(dictionary: Self.object(call.arguments)) == Self.arguments, "\(label)")
                 }
                 #expect(reading.finish == provider.toolFinish, "\(label)")
                 #expect(reading.usage == (48, 31), "\(label)")
                 if form.stream { #expect(reading.kinds == Self.order(provider), "\(label)") }
+            }
+        }
+    }
+
+    /// Each provider's failures as variants: its status and its own error shape (OpenAI `error.type` and `code`,
+    /// Anthropic `{"type": "error", "error": {"type"}}`, Gemini `error.status`), a 429 with the provider's
+    /// rate-limit headers.
+    @Test(arguments: Transport.allCases, Provider.allCases)
+    func eachFailure_isTheProvidersOwn(_ transport: Transport, _ provider: Provider) async throws {
+        let expected: [(variant: String, status: Int, kind: String)]
+        switch provider {
+        case .openAIChat, .openAIResponses:
+            expected = [
+                ("rate-limited", 429, "requests rate_limit_exceeded"), ("overloaded", 503, "server_error"),
+                ("bad-request", 400, "invalid_request_error"),
+                ("unauthorized", 401, "invalid_request_error invalid_api_key"),
+                ("context-length", 400, "invalid_request_error context_length_exceeded"),
+            ]
+        case .anthropic:
+            expected = [
+                ("rate-limited", 429, "rate_limit_error"), ("overloaded", 529, "overloaded_error"),
+                ("bad-request", 400, "invalid_request_error"), ("unauthorized", 401, "authentication_error"),
+                ("context-length", 400, "invalid_request_error"),
+            ]
+        case .gemini:
+            expected = [
+                ("rate-limited", 429, "RESOURCE_EXHAUSTED"), ("overloaded", 503, "UNAVAILABLE"),
+                ("bad-request", 400, "INVALID_ARGUMENT"), ("unauthorized", 400, "INVALID_ARGUMENT"),
+                ("context-length", 400, "INVALID_ARGUMENT"),
+            ]
+        }
+        try await Stubs.with(transport, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            for (variant, status, kind) in expected {
+                for form in provider.forms {
+                    var request = provider.request(stubs.baseURL, stream: form.stream, sse: form.sse)
+                    request.setValue(variant, forHTTPHeaderField: "X-Stub-Variant")
+                    let (body, response) = try await session.data(for: request)
+                    let http = response as? HTTPURLResponse
+                    #expect(http?.statusCode == status, "\(provider) \(variant)")
+                    let answer = Self.object(String(decoding: body, as: UTF8.self))
+                    let error = answer["error"] as? [String: Any] ?? [:]
+                    let read: String
+                    switch provider {
+                    case .openAIChat, .openAIResponses:
+                        read = [error["type"] as? String, error["code"] as? String].compactMap { $0 }.joined(
+                            separator: " ")
+                    case .anthropic: read = answer["type"] as? String == "error" ? error["type"] as? String ?? "" : ""
+                    case .gemini: read = error["status"] as? String ?? ""
+                    }
+                    #expect(read == kind, "\(provider) \(variant)")
+                    if variant == "rate-limited", provider != .gemini {
+                        #expect(http?.value(forHTTPHeaderField: "retry-after") == "1", "\(provider)")
+                        let limit =
+                            provider == .anthropic
+                            ? "anthropic-ratelimit-requests-remaining" : "x-ratelimit-remaining-requests"
+                        #expect(http?.value(forHTTPHeaderField: limit) == "0", "\(provider)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The turns that end early, streamed and whole, read with each provider's own finish; a stream that fails
+    /// midway ends on the provider's error event.
+    @Test(arguments: Provider.allCases)
+    func earlyEnds_andAnErrorMidStream_readAsTheProviderSaysThem(_ provider: Provider) async throws {
+        let finishes: [String: String]
+        switch provider {
+        case .openAIChat: finishes = ["cut-by-length": "length", "filtered": "content_filter"]
+        case .openAIResponses:
+            finishes = ["cut-by-length": "incomplete max_output_tokens", "filtered": "incomplete content_filter"]
+        case .anthropic: finishes = ["cut-by-length": "max_tokens", "filtered": "refusal"]
+        case .gemini: finishes = ["cut-by-length": "MAX_TOKENS", "filtered": "SAFETY"]
+        }
+        try await Stubs.with(.socket, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            for (variant, finish) in finishes {
+                for form in provider.forms {
+                    var request = provider.request(stubs.baseURL, stream: form.stream, sse: form.sse)
+                    request.setValue(variant, forHTTPHeaderField: "X-Stub-Variant")
+                    let (body, _) = try await session.data(for: request)
+                    let reading = Self.read(provider, body, stream: form.stream, sse: form.sse)
+                    let label = "\(provider) \(variant) stream \(form.stream) sse \(form.sse)"
+                    #expect(reading.finish == finish, "\(label)")
+                    #expect(reading.text == Self.text, "\(label)")
+                }
+            }
+            var request = provider.request(stubs.baseURL, stream: true)
+            request.setValue("error-mid-stream", forHTTPHeaderField: "X-Stub-Variant")
+            let (body, _) = try await session.data(for: request)
+            let events = Self.events(body)
+            let last = Self.object(events.last?.data ?? "")
+            #expect(events.count >= 2, "\(provider)")
+            #expect(last["error"] != nil || last["type"] as? String == "error", "\(provider): \(last)")
+            if provider == .anthropic || provider == .openAIResponses { #expect(events.last?.name == "error") }
+        }
+    }
+
+    /// A broken or empty answer in every form: the provider's reader finds no text and no call in it, so a client
+    /// cannot take it for an answer.
+    @Test(arguments: Provider.allCases)
+    func brokenAndEmptyAnswers_readAsNothing(_ provider: Provider) async throws {
+        try await Stubs.with(.inProcess, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            for variant in ["bad", "nil"] {
+                for form in provider.forms {
+                    var request = provider.request(stubs.baseURL, stream: form.stream, sse: form.sse)
+                    request.setValue(variant, forHTTPHeaderField: "X-Stub-Variant")
+                    let (body, response) = try await session.data(for: request)
+                    let label = "\(provider) \(variant) stream \(form.stream) sse \(form.sse)"
+                    #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(label)")
+                    let reading = Self.read(provider, body, stream: form.stream, sse: form.sse)
+                    #expect(reading.text.isEmpty && reading.calls.isEmpty && reading.finish.isEmpty, "\(label)")
+                }
             }
         }
     }

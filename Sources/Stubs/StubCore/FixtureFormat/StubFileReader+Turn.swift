@@ -44,12 +44,14 @@ extension StubFileReader {
         var turnFields = options.filter { Self.turnKeys.contains($0.key) }
         var fieldsPath = turnPath
         if let file = string(options["file"], at: "\(turnPath).file") {
-            if !turnFields.isEmpty {
-                report(turnPath, "has both \"file\" and the turn's own keys; keep one")
+            // Beside a file, only `finish` may be given: the same turn ended another way.
+            let overrides = turnFields.filter { $0.key == "finish" }
+            if turnFields.count > overrides.count {
+                report(turnPath, "has both \"file\" and the turn's own keys; keep one (only finish may change it)")
             } else if let bytes = readBodyFile(file, at: "\(turnPath).file") {
                 do {
                     let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-                    turnFields = object(decoded, at: file, known: Self.turnKeys) ?? [:]
+                    turnFields = (object(decoded, at: file, known: Self.turnKeys) ?? [:]).merging(overrides) { $1 }
                     fieldsPath = file
                 } catch {
                     report("\(turnPath).file", "\(file) is not JSON: \(error)")

@@ -21,10 +21,8 @@ enum GeminiFormat {
         .object([
             (
                 "functionCall",
-                .object([
-                    ("id", .string(call.id)), ("name", .string(call.name)),
-                    ("args", OrderedJSON.parsed(call.argumentsText)),
-                ])
+                // No `id`: the Gemini API leaves it out (a client matches a call's answer by its name).
+                .object([("name", .string(call.name)), ("args", OrderedJSON.parsed(call.argumentsText))])
             )
         ])
     }

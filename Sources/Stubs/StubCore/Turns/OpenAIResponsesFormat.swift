@@ -79,7 +79,9 @@ enum OpenAIResponsesFormat {
         for part in TurnPart.of(turn) {
             switch part {
             case .text(let piece):
-                add("response.output_text.delta", textIndex + [("delta", .string(piece.text))], delayMs: piece.delayMs)
+                add(
+                    "response.output_text.delta", textIndex + [("delta", .string(piece.text)), ("logprobs", .array([]))],
+                    delayMs: piece.delayMs)
             case .toolCallStart(let index, let call):
                 if index == 0, first == 1 { closeMessage(turn, textIndex, add) }
                 add(
@@ -100,8 +102,8 @@ enum OpenAIResponsesFormat {
                 add(
                     "response.function_call_arguments.done",
                     [
-                        ("item_id", .string(callItemID(call))), ("output_index", .int(first + index)),
-                        ("arguments", .string(call.argumentsText)),
+                        ("item_id", .string(callItemID(call))), ("name", .string(call.name)),
+                        ("output_index", .int(first + index)), ("arguments", .string(call.argumentsText)),
                     ])
                 add(
                     "response.output_item.done",
@@ -124,7 +126,7 @@ enum OpenAIResponsesFormat {
         _ turn: AssistantTurn, _ textIndex: [(String, OrderedJSON)],
         _ add: (String, [(String, OrderedJSON)], Int) -> Void
     ) {
-        add("response.output_text.done", textIndex + [("text", .string(turn.wholeText))], 0)
+        add("response.output_text.done", textIndex + [("text", .string(turn.wholeText)), ("logprobs", .array([]))], 0)
         add("response.content_part.done", textIndex + [("part", outputText(turn.wholeText))], 0)
         add(
             "response.output_item.done",
