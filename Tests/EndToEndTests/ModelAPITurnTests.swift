@@ -1,4 +1,5 @@
 import Foundation
+import StubServer
 import StubTestSupport
 import Testing
 
@@ -10,7 +11,9 @@ import Testing
 /// come in four) as each provider's client reads it, over both transports: streamed and whole, every format parses
 /// back into the same text, tool call, finish and usage with a reader written here from the provider's
 /// documentation, and the streams' events come in the documented order.
-@Suite(.timeLimit(.minutes(1)))
+// Ten minutes: under SWEEP=all (CI's sweep step) every sweep's cases start at once, and each case's clock runs while
+// it waits its turn.
+@Suite(.timeLimit(.minutes(10)))
 struct ModelAPITurnTests {
     static let text = "Here's a dessert for tonight: Apam balik. Let me find its recipe."
     static var arguments: NSDictionary { ["dessert": "Apam balik", "servings": 2] }
@@ -468,6 +471,41 @@ struct ModelAPITurnTests {
                     #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(label)")
                     let reading = Self.read(provider, body, stream: form.stream, sse: form.sse)
                     #expect(reading.text.isEmpty && reading.calls.isEmpty && reading.finish.isEmpty, "\(label)")
+                }
+            }
+        }
+    }
+
+    /// The assistant stubs, each with the form of request it answers.
+    static let stubs: [(name: String, provider: Provider, stream: Bool, sse: Bool)] = [
+        ("openai-chat", .openAIChat, false, true), ("openai-chat-stream", .openAIChat, true, true),
+        ("openai-responses", .openAIResponses, false, true), ("openai-responses-stream", .openAIResponses, true, true),
+        ("anthropic", .anthropic, false, true), ("anthropic-stream", .anthropic, true, true),
+        ("gemini", .gemini, false, true), ("gemini-stream", .gemini, true, true),
+        ("gemini-stream-array", .gemini, true, false),
+    ]
+
+    /// Each stub's good answer has at least 150 mutants, and a sample of them (every 25th under `SWEEP=all`, else
+    /// six spread along the list; none that waits or hangs on purpose) is served by its ID over both transports,
+    /// as the journal records.
+    @Test(arguments: Transport.allCases)
+    func theMutants_areServedByID(_ transport: Transport) async throws {
+        let catalog = try await MockData.catalog()
+        try await Stubs.with(transport, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            for stub in Self.stubs {
+                let ids = try #require(catalog.stub(named: stub.name)?.variants["good"]).mutants.map(\.id)
+                #expect(ids.count >= 150, "\(stub.name): \(ids.count) mutants")
+                let waits = ["hang", "pause", "delay", "slow", "late"]
+                let quick = ids.filter { id in !waits.contains { id.contains($0) } }
+                let step = FullSweep.isOn ? 25 : max(1, quick.count / 6)
+                for id in stride(from: 0, to: quick.count, by: step).map({ quick[$0] }) {
+                    var request = stub.provider.request(stubs.baseURL, stream: stub.stream, sse: stub.sse)
+                    request.setValue(id, forHTTPHeaderField: "X-Stub-Mutation")
+                    _ = try? await session.data(for: request)
+                    let entry = try await stubs.server.journal(JournalQuery(stub: stub.name)).last
+                    #expect(entry?.mutation == id, "\(stub.name) \(id)")
                 }
             }
         }
