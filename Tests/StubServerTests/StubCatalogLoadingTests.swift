@@ -129,6 +129,26 @@ struct StubCatalogLoadingTests {
         ),
         (#"{"hosts": ["a.example:8080"], "stubs": []}"#, #"api/stubs.json: hosts[0]: must be a host name"#),
         (#"{"stubs": [}"#, "api/stubs.json: invalid JSON"),
+        (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"turn": {"format": "claude", "id": "t", "model": "m", "text": ["a"]}}}}]}"#,
+            #"api/stubs.json: stubs[0].variants.x.turn.format: unknown format "claude"; use one of openai-chat, openai-responses, anthropic, gemini"#
+        ),
+        (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"turn": {"format": "gemini", "id": "t", "model": "m"}}}}]}"#,
+            "api/stubs.json: stubs[0].variants.x.turn: a turn needs text or a tool call"
+        ),
+        (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"turn": {"format": "anthropic", "id": "t", "model": "m", "toolCalls": [{"id": "c", "name": "f", "arguments": ["{\"a\":", "1"]}]}}}}]}"#,
+            #"api/stubs.json: stubs[0].variants.x.turn.toolCalls[0].arguments: the pieces must join into a JSON object; they join into {"a":1"#
+        ),
+        (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"turn": {"format": "openai-chat", "stream": "json-array", "id": "t", "model": "m", "text": ["a"]}}}}]}"#,
+            #"api/stubs.json: stubs[0].variants.x.turn.stream: must be true, false or (for gemini) "json-array""#
+        ),
+        (
+            #"{"stubs": [{"name": "a", "request": {"path": "/a"}, "variants": {\#(required), "x": {"body": "b", "turn": {"format": "gemini", "id": "t", "model": "m", "text": ["a"]}}}}]}"#,
+            "api/stubs.json: stubs[0].variants.x.body: a turn's answer is made from the turn; remove body"
+        ),
     ])
     func load_reportsEachProblemWithFileAndKeyPath(_ stubs: String, expected: String) throws {
         let found = try problems(stubs)
