@@ -15,6 +15,8 @@ let available: [String: () async throws -> BenchmarkResult] = [
     "sweep-chat-stream-in-process": StreamMutationBenchmark.sweep,
     "stream-chat-timing": StreamBenchmark.chat,
     "transport-in-process-vs-loopback": TransportBenchmark.compare,
+    "turn-render-four-formats": TurnBenchmark.render,
+    "turn-mutants-anthropic-stream": TurnBenchmark.listAnthropic,
     "xml-bare-xmlparser": XMLParserBenchmark.bare,
     "xml-path-parser": XMLParserBenchmark.pathParser,
     "xml-path-parser-vs-bare": XMLParserBenchmark.compare,
