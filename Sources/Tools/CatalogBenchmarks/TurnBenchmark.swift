@@ -13,7 +13,9 @@ enum TurnBenchmark {
         toolCalls: [
             AssistantTurn.ToolCall(
                 id: "call_recipe_1", name: "find_recipe",
-                arguments: ["{\"dess", "ert\": \"Apam", " balik\", \"serv", "ings\": 2}"].map { AssistantTurn.Piece($0) })
+                arguments: ["{\"dess", "ert\": \"Apam", " balik\", \"serv", "ings\": 2}"].map {
+                    AssistantTurn.Piece($0)
+                })
         ],
         usage: AssistantTurn.Usage(input: 48, output: 31))
 

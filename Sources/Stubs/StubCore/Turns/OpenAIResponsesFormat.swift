@@ -80,7 +80,8 @@ enum OpenAIResponsesFormat {
             switch part {
             case .text(let piece):
                 add(
-                    "response.output_text.delta", textIndex + [("delta", .string(piece.text)), ("logprobs", .array([]))],
+                    "response.output_text.delta",
+                    textIndex + [("delta", .string(piece.text)), ("logprobs", .array([]))],
                     delayMs: piece.delayMs)
             case .toolCallStart(let index, let call):
                 if index == 0, first == 1 { closeMessage(turn, textIndex, add) }
