@@ -511,3 +511,137 @@ struct ModelAPITurnTests {
         }
     }
 }
+
+extension ModelAPITurnTests {
+    /// The streamed stubs, by provider.
+    static let streams: [Provider: String] = [
+        .openAIChat: "openai-chat-stream", .openAIResponses: "openai-responses-stream", .anthropic: "anthropic-stream",
+        .gemini: "gemini-stream",
+    ]
+
+    /// How `provider`'s reader names each finish (`AssistantTurn.Finish`).
+    static func finish(_ name: String, _ provider: Provider) -> String {
+        let names: [String: [Provider: String]] = [
+            "stop": [.openAIChat: "stop", .openAIResponses: "completed", .anthropic: "end_turn", .gemini: "STOP"],
+            "length": [
+                .openAIChat: "length", .openAIResponses: "incomplete max_output_tokens", .anthropic: "max_tokens",
+                .gemini: "MAX_TOKENS",
+            ],
+            "content-filter": [
+                .openAIChat: "content_filter", .openAIResponses: "incomplete content_filter", .anthropic: "refusal",
+                .gemini: "SAFETY",
+            ],
+            "tool-calls": [
+                .openAIChat: "tool_calls", .openAIResponses: "completed", .anthropic: "tool_use", .gemini: "STOP",
+            ],
+        ]
+        return names[name]?[provider] ?? "?"
+    }
+
+    /// The kinds (as the readers name them) of the events that start and stop a block.
+    static func blockKinds(_ provider: Provider, text: Bool) -> (start: String, stops: [String]) {
+        switch provider {
+        case .openAIChat: ("tool_call", [])
+        case .anthropic: ("content_block_start", ["content_block_stop"])
+        case .openAIResponses:
+            (
+                "response.output_item.added",
+                text
+                    ? ["response.output_text.done", "response.content_part.done", "response.output_item.done"]
+                    : ["response.function_call_arguments.done", "response.output_item.done"]
+            )
+        case .gemini: ("last", [])
+        }
+    }
+
+    /// Every mutant that follows a stream's grammar, served by its ID over both transports, is what its ID says as
+    /// the provider's reader sees it: arguments cut after N pieces end there while the turn still claims its tool
+    /// call; a split inside a token, interleaved deltas and an event of a new kind read back as the whole turn; each
+    /// finish reads as that finish; the error comes after exactly N events.
+    @Test(arguments: Transport.allCases, Provider.allCases)
+    func theGrammarsMutants_readAsTheirIDsSay(_ transport: Transport, _ provider: Provider) async throws {
+        let catalog = try await MockData.catalog()
+        let name = try #require(Self.streams[provider])
+        let ids = try #require(catalog.stub(named: name)?.variants["good"]).mutants.map(\.id)
+        let grammar = ids.filter { id in
+            ["text:", "call[", "parts:", "finish:", "end:", "usage:", "events:new-kind"].contains { id.hasPrefix($0) }
+                || id.hasSuffix(":then-error")
+        }
+        #expect(grammar.count >= (provider == .gemini ? 12 : 25), "\(grammar)")
+        let pieces = ["{\"dess", "ert\": \"Apam", " balik\", \"serv", "ings\": 2}"]
+        try await Stubs.with(transport, realHost: URL(string: "https://api.openai.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            let (goodBody, _) = try await session.data(for: provider.request(stubs.baseURL, stream: true))
+            let good = Self.read(provider, goodBody, stream: true)
+            let goodEvents = Self.events(goodBody)
+            for id in grammar {
+                var request = provider.request(stubs.baseURL, stream: true)
+                request.setValue(id, forHTTPHeaderField: "X-Stub-Mutation")
+                let (body, _) = try await session.data(for: request)
+                #expect(body != goodBody, "\(provider) \(id)")
+                let reading = Self.read(provider, body, stream: true)
+                let events = Self.events(body)
+                // Arguments compared as objects: a reader that writes them out again may order the keys its own way.
+                let sameArguments =
+                    reading.calls.map { NSDictionary(dictionary: Self.object($0.arguments)) }
+                    == good.calls.map { NSDictionary(dictionary: Self.object($0.arguments)) }
+                let sameTurn =
+                    reading.text == good.text && sameArguments && reading.finish == good.finish
+                    && reading.usage == good.usage
+                let (label, suffix) = ("\(provider) \(id)", id.split(separator: ":").last.map(String.init) ?? "")
+                if id.hasPrefix("call[1].arguments:cut-after-") {
+                    let count = Int(id.dropFirst("call[1].arguments:cut-after-".count)) ?? -1
+                    #expect(reading.calls.map(\.arguments) == [pieces.prefix(count).joined()], "\(label)")
+                    #expect(reading.text == good.text && reading.finish == good.finish, "\(label)")
+                } else if id.hasPrefix("call[1].arguments:split-in-token-") {
+                    #expect(sameTurn, "\(label)")
+                    #expect(events.count == goodEvents.count + 1, "\(label): one more delta")
+                } else if id == "parts:interleaved" {
+                    #expect(sameTurn, "\(label)")
+                    // A tool call's first event now comes before the text's last.
+                    let isCall = { (data: String) in data.contains("call_recipe_1") || data.contains("functionCall") }
+                    let firstCall = try #require(events.firstIndex { isCall($0.data) })
+                    let lastText = try #require(events.lastIndex { $0.data.contains("its recipe.") })
+                    #expect(firstCall < lastText, "\(label)")
+                    #expect(events.count == goodEvents.count, "\(label)")
+                } else if id == "events:new-kind" {
+                    #expect(sameTurn, "\(label)")
+                    #expect(events.count == goodEvents.count + 1, "\(label)")
+                } else if id == "finish:missing" {
+                    #expect(reading.finish == "" && reading.text == good.text, "\(label)")
+                } else if id == "end:missing" {
+                    #expect(sameTurn, "\(label)")
+                    #expect(events.map(\.data) == goodEvents.dropLast().map(\.data), "\(label)")
+                } else if id.hasPrefix("finish:") {
+                    #expect(reading.finish == Self.finish(suffix, provider), "\(label)")
+                    #expect(reading.text == good.text, "\(label)")
+                } else if id == "usage:zero" {
+                    #expect(reading.usage == (0, 0) && reading.text == good.text, "\(label)")
+                } else if id.hasSuffix(":then-error") {
+                    let sent = Int(id.dropFirst("event[".count).prefix { $0.isNumber }) ?? -1
+                    #expect(events.count == sent + 1, "\(label)")
+                    #expect(events.dropLast().map(\.data) == goodEvents.prefix(sent).map(\.data), "\(label)")
+                    let last = Self.object(events.last?.data ?? "")
+                    #expect(last["error"] != nil || last["type"] as? String == "error", "\(label)")
+                } else if suffix == "started-twice" || suffix == "never-stopped" {
+                    let kinds = Self.blockKinds(provider, text: id.hasPrefix("text"))
+                    if suffix == "started-twice" {
+                        #expect(events.count == goodEvents.count + 1, "\(label)")
+                        let twice = zip(events, events.dropFirst()).first { $0.data == $1.data }?.0
+                        let starts =
+                            provider == .openAIChat || provider == .gemini
+                            ? twice.map { $0.data.contains("call_recipe_1") || $0.data.contains("functionCall") }
+                            : twice?.name == kinds.start
+                        #expect(starts == true, "\(label): \(String(describing: twice))")
+                    } else {
+                        #expect(events.count == goodEvents.count - kinds.stops.count, "\(label)")
+                        #expect(sameTurn || provider == .openAIResponses, "\(label)")
+                    }
+                } else {
+                    Issue.record("\(label): no claim checked")
+                }
+            }
+        }
+    }
+}

@@ -9,6 +9,9 @@ enum EventStreamChange: Sendable, Equatable {
     case data(type: String, path: [JSONStep], ValueChange)
     /// A plain answer instead of the stream: `status:204`, `status:503`, `body:html-error-page`.
     case answer(WholeChange)
+    /// Other blocks in place of the stream's: made by a lister that knows the stream's grammar (a model API's turn
+    /// with a tool call's arguments cut, its finish event missing), named and described by it.
+    case rewritten([MutableEventStream.Block])
 
     /// What can happen to one event.
     enum EventChange: String, CaseIterable, Sendable {
@@ -68,7 +71,7 @@ enum EventStreamChange: Sendable, Equatable {
         switch self {
         case .event(let number, let change): "event[\(number)]:\(change.rawValue)"
         case .stream(let change): "events:\(change.rawValue)"
-        case .data: nil
+        case .data, .rewritten: nil
         case .answer(let whole): whole.id
         }
     }
@@ -102,6 +105,7 @@ enum EventStreamChange: Sendable, Equatable {
                 "the second event after \(Self.idlePauseMs / 1_000) s, past URLSession's default timeout, no keep-alive"
             }
         case .data(_, _, let change): change.describe(path)
+        case .rewritten: path
         case .answer(.status(503)): "503 Service Unavailable, Retry-After: 1, instead of the stream"
         case .answer(let whole): "\(whole.description) instead of the stream"
         }

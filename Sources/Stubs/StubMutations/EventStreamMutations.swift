@@ -61,7 +61,8 @@ package enum EventStreamMutations {
 
     /// Every mutant the lister makes of `stream`, also those that change nothing in it or send what another sends.
     private static func candidates(of stream: MutableEventStream) -> [Mutation] {
-        var mutants = EventStreamChange.answers.map(EventStreamChange.answer).map { mutation($0, of: stream) }
+        var mutants = stream.grammar
+        mutants += EventStreamChange.answers.map(EventStreamChange.answer).map { mutation($0, of: stream) }
         mutants += EventStreamChange.StreamChange.allCases.filter { applies($0, to: stream) }.map {
             mutation(.stream($0), of: stream)
         }
@@ -116,6 +117,7 @@ package enum EventStreamMutations {
             bytes += [2] + String(block.delayMs).utf8
             for line in block.lines { bytes += [3] + line.utf8 }
         }
+        for mutant in stream.grammar { bytes += [4] + mutant.id.utf8 }
         return bytes
     }
 
@@ -177,6 +179,12 @@ package enum EventStreamMutations {
 }
 
 extension Mutation {
+    /// A mutant of a stream that sends `blocks` in its place: one that follows the stream's grammar, made by a lister
+    /// that knows it (`MutableEventStream.grammar`).
+    package static func rewriting(id: String, description: String, blocks: [MutableEventStream.Block]) -> Mutation {
+        Mutation(id: id, description: description, change: .stream(.rewritten(blocks)))
+    }
+
     /// What `stream` becomes under this mutation; the stream unchanged for a mutation that is not a stream's.
     package func apply(to stream: MutableEventStream) -> MutatedEventStream {
         guard case .stream(let change) = change else { return Self.sent(stream) }
@@ -235,6 +243,8 @@ extension Mutation {
             case .idlePause:
                 if events.count > 1 { stream.blocks[events[1]].delayMs += EventStreamChange.idlePauseMs }
             }
+        case .rewritten(let blocks):
+            stream.blocks = blocks
         case .data(let type, let path, let valueChange):
             for index in events where stream.blocks[index].type == type {
                 guard let data = stream.blocks[index].data, let document = JSONNode(parsing: Array(data.utf8)) else {

@@ -6,6 +6,9 @@ package struct MutableEventStream: Sendable, Equatable {
     package var status: Int
     package var headers: HTTPHeaders
     package var blocks: [Block]
+    /// Mutants that follow the stream's grammar, made by whoever knows it (`Mutation.rewriting`): listed before the
+    /// stream's own.
+    package var grammar: [Mutation]
 
     /// One block: its lines without line ends (fields and comments), and the pause before it.
     package struct Block: Sendable, Equatable {
@@ -52,10 +55,11 @@ package struct MutableEventStream: Sendable, Equatable {
         }
     }
 
-    package init(status: Int, headers: HTTPHeaders, blocks: [Block]) {
+    package init(status: Int, headers: HTTPHeaders, blocks: [Block], grammar: [Mutation] = []) {
         self.status = status
         self.headers = headers
         self.blocks = blocks
+        self.grammar = grammar
     }
 
     /// The index in `blocks` of each event, in order.

@@ -47,7 +47,8 @@ extension StubAnswer {
     /// This event stream's mutant `id` (`EventStreamMutations`): the stream changed, resumed after the request's
     /// `Last-Event-ID` as the stream is, or a plain answer instead.
     private func streamMutated(_ id: String, of events: EventDelivery) throws(MutationRefusal) -> StubAnswer {
-        let stream = MutableEventStream(events.source.events, status: status.code, headers: headers)
+        let stream = MutableEventStream(
+            events.source.events, status: status.code, headers: headers, grammar: events.grammar)
         guard let mutant = EventStreamMutations.mutant(id, of: stream) else {
             throw MutationRefusal(noMutant: id, of: "event stream", among: EventStreamMutations.of(stream))
         }
@@ -121,7 +122,8 @@ extension StubVariant {
     package var mutants: [Mutation] {
         let headers = HTTPHeaders(self.headers.map { ($0.name, $0.value) })
         if let events {
-            return EventStreamMutations.of(MutableEventStream(events.events, status: status, headers: headers))
+            return EventStreamMutations.of(
+                MutableEventStream(events.events, status: status, headers: headers, grammar: events.grammar))
         }
         if let script { return ConversationMutations.of(MutableConversation(script)) }
         return Mutations.of(MutableAnswer(status: status, headers: headers, body: body, delayMs: delayMs))
@@ -130,10 +132,15 @@ extension StubVariant {
 
 extension MutableEventStream {
     /// The stream `events` make, answered with `status` and `headers`.
-    package init(_ events: [ServerSentEvent], status: Int, headers: HTTPHeaders) {
-        self.init(
-            status: status, headers: headers,
-            blocks: events.map { MutableEventStream.Block(lines: $0.lines, delayMs: $0.delayMs) })
+    package init(_ events: [ServerSentEvent], status: Int, headers: HTTPHeaders, grammar: [Mutation] = []) {
+        self.init(status: status, headers: headers, blocks: events.map(Block.init), grammar: grammar)
+    }
+}
+
+extension MutableEventStream.Block {
+    /// `event`'s lines and pause.
+    package init(_ event: ServerSentEvent) {
+        self.init(lines: event.lines, delayMs: event.delayMs)
     }
 }
 

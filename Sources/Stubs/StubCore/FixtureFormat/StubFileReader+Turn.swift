@@ -64,6 +64,7 @@ extension StubFileReader {
         switch streaming {
         case .sse:
             variant.events = format.events(turn, includeUsage: includeUsage)
+            variant.grammar = TurnMutations.of(turn, format, includeUsage: includeUsage)
             variant.body = nil
         case .none:
             variant.body = Array(format.body(turn).text.utf8)

@@ -1,5 +1,6 @@
 import HTTPMessages
 import JSONModel
+import StubMutations
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -469,6 +470,8 @@ struct PartialVariant {
     var like: String?
     /// The stream's events (`events`, `eventsFile`); a body and events replace each other through `like`.
     var events: [ServerSentEvent]?
+    /// The mutants that follow the events' grammar, for events rendered from a turn.
+    var grammar: [Mutation] = []
     var keepAliveMs: Int?
     var dropAfterEvents: Int?
     /// A WebSocket stub's script.
@@ -491,9 +494,11 @@ struct PartialVariant {
             merged.body = body
             merged.inferredType = inferredType
             (merged.events, merged.keepAliveMs, merged.dropAfterEvents) = (nil, nil, nil)
+            merged.grammar = []
         }
         if let events {
             merged.events = events
+            merged.grammar = grammar
             merged.body = nil
             merged.inferredType = nil
         }
@@ -512,7 +517,7 @@ struct PartialVariant {
     func build() -> StubVariant {
         var headers = self.headers ?? HTTPHeaders()
         let stream = events.map {
-            EventStream(events: $0, keepAliveMs: keepAliveMs, dropAfterEvents: dropAfterEvents)
+            EventStream(events: $0, keepAliveMs: keepAliveMs, dropAfterEvents: dropAfterEvents, grammar: grammar)
         }
         // An empty body gets no type made up for it (RFC 9110, 8.3: a type describes content).
         let empty = stream == nil && (body ?? []).isEmpty && !generated && script == nil && template != true

@@ -9,11 +9,16 @@ package struct EventStream: Sendable, Equatable {
     package var keepAliveMs: Int?
     /// Close the connection after this many events (without ending the chunked body); nil plays to the end.
     package var dropAfterEvents: Int?
+    /// Mutants that follow the stream's grammar, listed before its own (a model API turn's, `TurnMutations`).
+    package var grammar: [Mutation]
 
-    package init(events: [ServerSentEvent], keepAliveMs: Int? = nil, dropAfterEvents: Int? = nil) {
+    package init(
+        events: [ServerSentEvent], keepAliveMs: Int? = nil, dropAfterEvents: Int? = nil, grammar: [Mutation] = []
+    ) {
         self.events = events
         self.keepAliveMs = keepAliveMs
         self.dropAfterEvents = dropAfterEvents
+        self.grammar = grammar
     }
 
     /// Every block on the wire, without pauses: the variant's body as logs and pages show it.
@@ -45,6 +50,7 @@ package struct EventStream: Sendable, Equatable {
         default: break
         }
         var delivery = EventDelivery(pieces: [], eventsThrough: [], ending: ending, source: (events, lastEventID))
+        delivery.grammar = grammar
         var sent = 0
         for event in remaining {
             if sent == limit { break }
@@ -76,6 +82,8 @@ package struct EventDelivery: Sendable, Equatable {
     package var ending: StreamEnd
     /// The events as written and the request's `Last-Event-ID`: what a mutant of the stream is made of.
     package var source: (events: [ServerSentEvent], lastEventID: String?)
+    /// The stream's mutants that follow its grammar (`EventStream.grammar`).
+    package var grammar: [Mutation] = []
 
     package init(
         pieces: [BodyPiece], eventsThrough: [Int], ending: StreamEnd,
@@ -108,6 +116,7 @@ package struct EventDelivery: Sendable, Equatable {
     package static func == (lhs: EventDelivery, rhs: EventDelivery) -> Bool {
         (lhs.pieces, lhs.eventsThrough, lhs.ending) == (rhs.pieces, rhs.eventsThrough, rhs.ending)
             && (lhs.source.events, lhs.source.lastEventID) == (rhs.source.events, rhs.source.lastEventID)
+            && lhs.grammar == rhs.grammar
     }
 
     /// How many events had gone out when `piecesSent` pieces had.

@@ -43,57 +43,64 @@ enum AnthropicFormat {
         .make(event: type, data: OrderedJSON.object([("type", .string(type))] + fields).text, delayMs: delayMs)
     }
 
-    static func events(_ turn: AssistantTurn) -> [ServerSentEvent] {
+    static func events(_ turn: AssistantTurn, script: TurnScript) -> [TurnEvent] {
         var events = [
-            event("message_start", [("message", message(turn, content: [], stopReason: nil, outputTokens: 1))])
+            TurnEvent(
+                event("message_start", [("message", message(turn, content: [], stopReason: nil, outputTokens: 1))]),
+                .opening)
         ]
+        if script.newKind {
+            events.append(TurnEvent(event("future_event", [("index", .int(0))]), .other))
+        }
         // The text is block 0 when there is text; each tool call a block after it.
         let first = turn.text.isEmpty ? 0 : 1
         if !turn.text.isEmpty {
+            let block: OrderedJSON = .object([("type", .string("text")), ("text", .string(""))])
             events.append(
-                event(
-                    "content_block_start",
-                    [
-                        ("index", .int(0)),
-                        ("content_block", .object([("type", .string("text")), ("text", .string(""))])),
-                    ]
-                ))
-            events.append(event("ping", []))
+                TurnEvent(event("content_block_start", [("index", .int(0)), ("content_block", block)]), .start(.text)))
+            events.append(TurnEvent(event("ping", []), .other))
         }
-        for part in TurnPart.of(turn) {
+        let lastText = script.parts.lastIndex { $0.block == .text }
+        for (position, part) in script.parts.enumerated() {
             switch part {
             case .text(let piece):
                 let delta: OrderedJSON = .object([("type", .string("text_delta")), ("text", .string(piece.text))])
                 events.append(
-                    event("content_block_delta", [("index", .int(0)), ("delta", delta)], delayMs: piece.delayMs))
+                    TurnEvent(
+                        event("content_block_delta", [("index", .int(0)), ("delta", delta)], delayMs: piece.delayMs),
+                        .delta(.text)))
+                if position == lastText {
+                    events.append(TurnEvent(event("content_block_stop", [("index", .int(0))]), .stop(.text)))
+                }
             case .toolCallStart(let index, let call):
-                if index == 0, first == 1 { events.append(event("content_block_stop", [("index", .int(0))])) }
                 let block: OrderedJSON = .object([
                     ("type", .string("tool_use")), ("id", .string(call.id)), ("name", .string(call.name)),
                     ("input", .object([])),
                 ])
-                events.append(event("content_block_start", [("index", .int(first + index)), ("content_block", block)]))
+                events.append(
+                    TurnEvent(
+                        event("content_block_start", [("index", .int(first + index)), ("content_block", block)]),
+                        .start(.call(index))))
             case .arguments(let index, let piece):
                 let delta: OrderedJSON = .object([
                     ("type", .string("input_json_delta")), ("partial_json", .string(piece.text)),
                 ])
                 events.append(
-                    event(
-                        "content_block_delta", [("index", .int(first + index)), ("delta", delta)],
-                        delayMs: piece.delayMs))
+                    TurnEvent(
+                        event(
+                            "content_block_delta", [("index", .int(first + index)), ("delta", delta)],
+                            delayMs: piece.delayMs), .delta(.call(index))))
             case .toolCallEnd(let index, _):
-                events.append(event("content_block_stop", [("index", .int(first + index))]))
+                events.append(
+                    TurnEvent(event("content_block_stop", [("index", .int(first + index))]), .stop(.call(index))))
             }
         }
-        if first == 1, turn.toolCalls.isEmpty { events.append(event("content_block_stop", [("index", .int(0))])) }
         let delta: OrderedJSON = .object([
             ("stop_reason", .string(stopReason(turn.finish))), ("stop_sequence", .null),
         ])
-        events.append(
-            event(
-                "message_delta", [("delta", delta), ("usage", .object([("output_tokens", .int(turn.usage.output))]))]
-            ))
-        events.append(event("message_stop", []))
+        let usage: OrderedJSON = .object([("output_tokens", .int(turn.usage.output))])
+        events.append(TurnEvent(event("message_delta", [("delta", delta), ("usage", usage)]), .finish))
+        events.append(TurnEvent(event("message_stop", []), .end))
         return events
     }
 }

@@ -47,15 +47,38 @@ enum GeminiFormat {
     }
 
     /// The stream's chunks with the pause before each: one per text piece, one per function call; the last one
-    /// finished.
-    static func chunks(_ turn: AssistantTurn) -> [(json: OrderedJSON, delayMs: Int)] {
-        var pieces: [(parts: [OrderedJSON], delayMs: Int)] = turn.text.map {
-            ([.object([("text", .string($0.text))])], $0.delayMs)
+    /// finished (unless the script says it is not).
+    static func chunks(_ turn: AssistantTurn, script: TurnScript) -> [(
+        json: OrderedJSON, delayMs: Int, role: TurnEvent.Role
+    )] {
+        var pieces: [(parts: [OrderedJSON], delayMs: Int, role: TurnEvent.Role)] = []
+        for part in script.parts {
+            switch part {
+            case .text(let piece):
+                pieces.append(([.object([("text", .string(piece.text))])], piece.delayMs, .delta(.text)))
+            case .toolCallStart(let index, let call):
+                pieces.append(([functionCall(call)], call.arguments.map(\.delayMs).reduce(0, +), .start(.call(index))))
+            case .arguments, .toolCallEnd: continue
+            }
         }
-        pieces += turn.toolCalls.map { ([functionCall($0)], $0.arguments.map(\.delayMs).reduce(0, +)) }
-        if pieces.isEmpty { pieces = [([], 0)] }
+        if script.newKind {
+            // A part of a kind the format did not have, as `thought` and `executableCode` parts once were new.
+            let part: OrderedJSON = .object([("futurePart", .object([("note", .string("a new kind of part"))]))])
+            pieces.insert(([part], 0, .other), at: min(1, pieces.count))
+        }
+        if pieces.isEmpty { pieces = [([], 0, .other)] }
         return pieces.enumerated().map { index, piece in
-            (response(turn, parts: piece.parts, finished: index == pieces.count - 1), piece.delayMs)
+            // The last chunk finishes the turn, and keeps the role of its part (a call's start).
+            (
+                response(turn, parts: piece.parts, finished: index == pieces.count - 1 && script.finished),
+                piece.delayMs,
+                piece.role
+            )
         }
+    }
+
+    /// The stream's chunks as the turn is sent.
+    static func chunks(_ turn: AssistantTurn) -> [(json: OrderedJSON, delayMs: Int)] {
+        chunks(turn, script: TurnScript(turn)).map { ($0.json, $0.delayMs) }
     }
 }

@@ -72,11 +72,18 @@ enum OpenAIChatFormat {
         ])
     }
 
-    static func events(_ turn: AssistantTurn, includeUsage: Bool) -> [ServerSentEvent] {
-        var events: [ServerSentEvent] = [
-            .make(data: chunk(turn, delta: [("role", .string("assistant")), ("content", .string(""))]).text)
+    static func events(_ turn: AssistantTurn, includeUsage: Bool, script: TurnScript) -> [TurnEvent] {
+        var events = [
+            TurnEvent(
+                .make(data: chunk(turn, delta: [("role", .string("assistant")), ("content", .string(""))]).text),
+                .opening)
         ]
-        for part in TurnPart.of(turn) {
+        if script.newKind {
+            // A delta field the format did not have: as `refusal` once was, and `reasoning` is for some servers.
+            let delta: [(String, OrderedJSON)] = [("reasoning", .string("Looking for a dessert for tonight."))]
+            events.append(TurnEvent(.make(data: chunk(turn, delta: delta).text), .other))
+        }
+        for part in script.parts {
             let delta: [(String, OrderedJSON)]
             let delayMs: Int
             switch part {
@@ -96,18 +103,19 @@ enum OpenAIChatFormat {
                 (delta, delayMs) = ([("tool_calls", .array([item]))], piece.delayMs)
             case .toolCallEnd: continue
             }
-            events.append(.make(data: chunk(turn, delta: delta).text, delayMs: delayMs))
+            let role: TurnEvent.Role = if case .toolCallStart = part { .start(part.block) } else { .delta(part.block) }
+            events.append(TurnEvent(.make(data: chunk(turn, delta: delta).text, delayMs: delayMs), role))
         }
-        events.append(.make(data: chunk(turn, delta: [], finish: finishReason(turn.finish)).text))
+        events.append(TurnEvent(.make(data: chunk(turn, delta: [], finish: finishReason(turn.finish)).text), .finish))
         if includeUsage {
             let usageChunk: OrderedJSON = .object([
                 ("id", .string(id(turn))), ("object", .string("chat.completion.chunk")),
                 ("created", .int(turn.created)), ("model", .string(turn.model)), ("choices", .array([])),
                 ("usage", usage(turn)),
             ])
-            events.append(.make(data: usageChunk.text))
+            events.append(TurnEvent(.make(data: usageChunk.text), .usage))
         }
-        events.append(.make(data: "[DONE]"))
+        events.append(TurnEvent(.make(data: "[DONE]"), .end))
         return events
     }
 }

@@ -56,15 +56,16 @@ enum OpenAIResponsesFormat {
         return .object(fields)
     }
 
-    static func events(_ turn: AssistantTurn) -> [ServerSentEvent] {
-        var events: [ServerSentEvent] = []
-        func add(_ type: String, _ fields: [(String, OrderedJSON)], delayMs: Int = 0) {
+    static func events(_ turn: AssistantTurn, script: TurnScript) -> [TurnEvent] {
+        var events: [TurnEvent] = []
+        func add(_ type: String, _ fields: [(String, OrderedJSON)], delayMs: Int = 0, _ role: TurnEvent.Role) {
             let data: OrderedJSON = .object(
                 [("type", .string(type)), ("sequence_number", .int(events.count))] + fields)
-            events.append(.make(event: type, data: data.text, delayMs: delayMs))
+            events.append(TurnEvent(.make(event: type, data: data.text, delayMs: delayMs), role))
         }
-        add("response.created", [("response", response(turn, status: "in_progress"))])
-        add("response.in_progress", [("response", response(turn, status: "in_progress"))])
+        add("response.created", [("response", response(turn, status: "in_progress"))], .opening)
+        if script.newKind { add("response.future_event", [("output_index", .int(0))], .other) }
+        add("response.in_progress", [("response", response(turn, status: "in_progress"))], .other)
         let message = messageID(turn)
         let textIndex: [(String, OrderedJSON)] = [
             ("item_id", .string(message)), ("output_index", .int(0)), ("content_index", .int(0)),
@@ -73,24 +74,37 @@ enum OpenAIResponsesFormat {
         if !turn.text.isEmpty {
             add(
                 "response.output_item.added",
-                [("output_index", .int(0)), ("item", messageItem(turn, status: "in_progress", text: nil))])
-            add("response.content_part.added", textIndex + [("part", outputText(""))])
+                [("output_index", .int(0)), ("item", messageItem(turn, status: "in_progress", text: nil))],
+                .start(.text))
+            add("response.content_part.added", textIndex + [("part", outputText(""))], .other)
         }
-        for part in TurnPart.of(turn) {
+        let lastText = script.parts.lastIndex { $0.block == .text }
+        for (position, part) in script.parts.enumerated() {
             switch part {
             case .text(let piece):
                 add(
                     "response.output_text.delta",
                     textIndex + [("delta", .string(piece.text)), ("logprobs", .array([]))],
-                    delayMs: piece.delayMs)
+                    delayMs: piece.delayMs, .delta(.text))
+                if position == lastText {
+                    // The events that end the message item: its text done, its part done, the item done.
+                    let text = turn.wholeText
+                    add(
+                        "response.output_text.done",
+                        textIndex + [("text", .string(text)), ("logprobs", .array([]))], .stop(.text))
+                    add("response.content_part.done", textIndex + [("part", outputText(text))], .stop(.text))
+                    add(
+                        "response.output_item.done",
+                        [("output_index", .int(0)), ("item", messageItem(turn, status: "completed", text: text))],
+                        .stop(.text))
+                }
             case .toolCallStart(let index, let call):
-                if index == 0, first == 1 { closeMessage(turn, textIndex, add) }
                 add(
                     "response.output_item.added",
                     [
                         ("output_index", .int(first + index)),
                         ("item", callItem(call, status: "in_progress", arguments: "")),
-                    ])
+                    ], .start(.call(index)))
             case .arguments(let index, let piece):
                 let call = turn.toolCalls[index]
                 add(
@@ -98,39 +112,26 @@ enum OpenAIResponsesFormat {
                     [
                         ("item_id", .string(callItemID(call))), ("output_index", .int(first + index)),
                         ("delta", .string(piece.text)),
-                    ], delayMs: piece.delayMs)
+                    ], delayMs: piece.delayMs, .delta(.call(index)))
             case .toolCallEnd(let index, let call):
                 add(
                     "response.function_call_arguments.done",
                     [
                         ("item_id", .string(callItemID(call))), ("name", .string(call.name)),
                         ("output_index", .int(first + index)), ("arguments", .string(call.argumentsText)),
-                    ])
+                    ], .stop(.call(index)))
                 add(
                     "response.output_item.done",
                     [
                         ("output_index", .int(first + index)),
                         ("item", callItem(call, status: "completed", arguments: call.argumentsText)),
-                    ])
+                    ], .stop(.call(index)))
             }
         }
-        if first == 1, turn.toolCalls.isEmpty { closeMessage(turn, textIndex, add) }
         let status = status(turn)
         add(
             status == "completed" ? "response.completed" : "response.incomplete",
-            [("response", response(turn, status: status))])
+            [("response", response(turn, status: status))], .finish)
         return events
-    }
-
-    /// The events that end the message item: its text done, its part done, the item done.
-    private static func closeMessage(
-        _ turn: AssistantTurn, _ textIndex: [(String, OrderedJSON)],
-        _ add: (String, [(String, OrderedJSON)], Int) -> Void
-    ) {
-        add("response.output_text.done", textIndex + [("text", .string(turn.wholeText)), ("logprobs", .array([]))], 0)
-        add("response.content_part.done", textIndex + [("part", outputText(turn.wholeText))], 0)
-        add(
-            "response.output_item.done",
-            [("output_index", .int(0)), ("item", messageItem(turn, status: "completed", text: turn.wholeText))], 0)
     }
 }

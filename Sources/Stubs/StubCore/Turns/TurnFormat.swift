@@ -33,11 +33,49 @@ package enum TurnFormat: String, Sendable, Equatable, CaseIterable {
 
     /// The turn as Server-Sent Events, each with the pause before it.
     package func events(_ turn: AssistantTurn, includeUsage: Bool = true) -> [ServerSentEvent] {
+        events(turn, includeUsage: includeUsage, script: TurnScript(turn)).map(\.event)
+    }
+
+    /// The turn's events as `script` orders them, each with the part it plays in the format's grammar.
+    func events(_ turn: AssistantTurn, includeUsage: Bool, script: TurnScript) -> [TurnEvent] {
         switch self {
-        case .openAIChat: OpenAIChatFormat.events(turn, includeUsage: includeUsage)
-        case .openAIResponses: OpenAIResponsesFormat.events(turn)
-        case .anthropic: AnthropicFormat.events(turn)
-        case .gemini: GeminiFormat.chunks(turn).map { .make(data: $0.json.text, delayMs: $0.delayMs) }
+        case .openAIChat: OpenAIChatFormat.events(turn, includeUsage: includeUsage, script: script)
+        case .openAIResponses: OpenAIResponsesFormat.events(turn, script: script)
+        case .anthropic: AnthropicFormat.events(turn, script: script)
+        case .gemini:
+            GeminiFormat.chunks(turn, script: script).map {
+                TurnEvent(.make(data: $0.json.text, delayMs: $0.delayMs), $0.role)
+            }
+        }
+    }
+
+    /// The event a provider sends when an answer fails midway (a server error, or Anthropic's overload), as the
+    /// stream's last, after `sent` events.
+    func errorEvent(after sent: Int) -> ServerSentEvent {
+        switch self {
+        case .openAIChat:
+            let error: OrderedJSON = .object([
+                ("message", .string("The server had an error while processing your request. Sorry about that!")),
+                ("type", .string("server_error")), ("param", .null), ("code", .null),
+            ])
+            return .make(data: OrderedJSON.object([("error", error)]).text)
+        case .openAIResponses:
+            let error: OrderedJSON = .object([
+                ("type", .string("error")), ("sequence_number", .int(sent)), ("code", .string("server_error")),
+                ("message", .string("The server had an error while processing your request.")), ("param", .null),
+            ])
+            return .make(event: "error", data: error.text)
+        case .anthropic:
+            let error: OrderedJSON = .object([
+                ("type", .string("overloaded_error")), ("message", .string("Overloaded")),
+            ])
+            return .make(event: "error", data: OrderedJSON.object([("type", .string("error")), ("error", error)]).text)
+        case .gemini:
+            let error: OrderedJSON = .object([
+                ("code", .int(503)), ("message", .string("The model is overloaded. Please try again later.")),
+                ("status", .string("UNAVAILABLE")),
+            ])
+            return .make(data: OrderedJSON.object([("error", error)]).text)
         }
     }
 
@@ -56,14 +94,84 @@ enum TurnPart {
     case arguments(index: Int, AssistantTurn.Piece)
     case toolCallEnd(index: Int, AssistantTurn.ToolCall)
 
+    /// The block the part belongs to.
+    var block: TurnBlock {
+        switch self {
+        case .text: .text
+        case .toolCallStart(let index, _), .arguments(let index, _), .toolCallEnd(let index, _): .call(index)
+        }
+    }
+
     /// The turn's parts in order: its text, then each tool call.
     static func of(_ turn: AssistantTurn) -> [TurnPart] {
-        var parts = turn.text.map(TurnPart.text)
-        for (index, call) in turn.toolCalls.enumerated() {
-            parts.append(.toolCallStart(index: index, call))
-            parts += call.arguments.map { .arguments(index: index, $0) }
-            parts.append(.toolCallEnd(index: index, call))
+        blocks(of: turn).flatMap { $0 }
+    }
+
+    /// The parts of each block in turn (its text, then each tool call's), taken one at a time from each block in
+    /// turn: the deltas of two blocks interleaved, as a format with indexed deltas allows.
+    static func interleaved(_ turn: AssistantTurn) -> [TurnPart] {
+        var blocks = blocks(of: turn).map { $0[...] }
+        var parts: [TurnPart] = []
+        while blocks.contains(where: { !$0.isEmpty }) {
+            for index in blocks.indices {
+                if let part = blocks[index].popFirst() { parts.append(part) }
+            }
         }
         return parts
+    }
+
+    private static func blocks(of turn: AssistantTurn) -> [[TurnPart]] {
+        var blocks = turn.text.isEmpty ? [] : [turn.text.map(TurnPart.text)]
+        for (index, call) in turn.toolCalls.enumerated() {
+            blocks.append(
+                [.toolCallStart(index: index, call)] + call.arguments.map { .arguments(index: index, $0) }
+                    + [.toolCallEnd(index: index, call)])
+        }
+        return blocks
+    }
+}
+
+/// A block of a turn: its text, or a tool call (by its index in the turn).
+enum TurnBlock: Equatable {
+    case text
+    case call(Int)
+}
+
+/// How a turn's stream is sent: its parts in order, whether it says how it finished, and whether an event of a kind
+/// the format does not have yet follows the first.
+struct TurnScript {
+    var parts: [TurnPart]
+    var finished = true
+    var newKind = false
+
+    /// The turn as its format sends it.
+    init(_ turn: AssistantTurn) {
+        parts = TurnPart.of(turn)
+    }
+}
+
+/// An event of a rendered turn and the part it plays in its format's grammar.
+struct TurnEvent {
+    enum Role: Equatable {
+        /// Opens the answer (`message_start`, `response.created`, the chunk with the role).
+        case opening
+        case start(TurnBlock)
+        case delta(TurnBlock)
+        case stop(TurnBlock)
+        /// Says how the turn finished.
+        case finish
+        /// The usage chunk of OpenAI Chat.
+        case usage
+        /// Ends the stream after the finish (`[DONE]`, `message_stop`).
+        case end
+        /// Anything else (`ping`, an event of a new kind).
+        case other
+    }
+
+    var event: ServerSentEvent
+    var role: Role
+
+    init(_ event: ServerSentEvent, _ role: Role) {
+        (self.event, self.role) = (event, role)
     }
 }
