@@ -273,8 +273,8 @@ let package = Package(
                 "StubMutations", "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting",
                 "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
             ],
-            // A fixtures folder of the fragile client's sweep, found from the test file as MockData is.
-            exclude: ["FragileFixtures"],
+            // Fixtures folders of the fragile clients' sweeps, found from the test file as MockData is.
+            exclude: ["FragileFixtures", "AssistantFixtures"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -13,8 +13,11 @@ package enum TurnMutations {
         let good = format.events(turn, includeUsage: includeUsage, script: script)
         var mutants: [Mutation] = []
         func add(_ id: String, _ description: String, _ events: [TurnEvent]) {
-            mutants.append(
-                .rewriting(id: id, description: description, blocks: events.map { .init($0.event) }))
+            // A server that sends an event twice or leaves one out still numbers what it sends in order.
+            let blocks = events.enumerated().map { position, event in
+                MutableEventStream.Block(format == .openAIResponses ? numbered(event.event, position) : event.event)
+            }
+            mutants.append(.rewriting(id: id, description: description, blocks: blocks))
         }
         func rendered(_ turn: AssistantTurn, _ script: TurnScript) -> [TurnEvent] {
             format.events(turn, includeUsage: includeUsage, script: script)
@@ -93,6 +96,17 @@ package enum TurnMutations {
                 Array(good.prefix(sent)) + [TurnEvent(format.errorEvent(after: sent), .other)])
         }
         return mutants
+    }
+
+    /// A Responses event with `sequence_number` `position` (each one's data has it, written by `OrderedJSON`).
+    private static func numbered(_ event: ServerSentEvent, _ position: Int) -> ServerSentEvent {
+        let key = "\"sequence_number\":"
+        let lines = event.lines.map { line in
+            guard line.hasPrefix("data: "), let start = line.firstRange(of: key) else { return line }
+            let digits = line[start.upperBound...].prefix { $0.isNumber }
+            return line[..<start.upperBound] + String(position) + line[digits.endIndex...]
+        }
+        return ServerSentEvent(lines: lines, delayMs: event.delayMs)
     }
 
     private static func describe(_ block: TurnBlock) -> String {
