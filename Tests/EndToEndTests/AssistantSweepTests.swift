@@ -1,4 +1,5 @@
 import Foundation
+import HTTPMessages
 import StubMutations
 import StubServer
 import StubServerTesting
@@ -147,4 +148,156 @@ struct AssistantSweepTests {
             #expect(await screen.toolRuns == [.init(dessert: "Apam balik", servings: 2)])
         }
     }
+
+    // MARK: The fragile client
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "AssistantFixtures")
+
+    /// Each provider's good stream (with its grammar) and its mutants by ID.
+    static let goodStreams = Task {
+        let catalog = try StubCatalog.load(from: fixtures)
+        var streams: [Provider: (MutableEventStream, [String: Mutation])] = [:]
+        for provider in Provider.allCases {
+            let events = catalog.stub(named: provider.stub)?.variants["good"]?.events
+            let stream = MutableEventStream(
+                events?.events ?? [], status: 200, headers: HTTPHeaders(), grammar: events?.grammar ?? [])
+            streams[provider] = (stream, Dictionary(EventStreamMutations.of(stream).map { ($0.id, $0) }) { a, _ in a })
+        }
+        return streams
+    }
+
+    /// What the fragile client's assumptions make of `mutant`, read off the bytes it sends (which
+    /// `ModelAPITurnTests` and `EventStreamMutantTests` prove both transports deliver). By its ID, a connection
+    /// left open or paused past a minute hangs it (it reads the whole body) and a reset fails it (it throws); the
+    /// rest is read line by line as it reads it: a data line that is not the provider's chunk crashes it, a stream
+    /// that never says it finished hangs it, arguments that do not decode crash it.
+    static func expectedOutcome(_ provider: Provider, _ id: String) async throws -> StubMutant.Outcome {
+        if id.hasSuffix(":then-hang") || id == "events:idle-pause" { return .hung }
+        if id.hasSuffix(":then-reset") { return .failed }
+        let (stream, mutants) = try #require(try await goodStreams.value[provider])
+        let body: [UInt8]
+        switch try #require(mutants[id]).apply(to: stream) {
+        case .answer(let answer): body = answer.body
+        case .stream(_, _, let blocks, _): body = blocks.flatMap(\.pieces).flatMap(\.bytes)
+        }
+        var arguments = ""
+        var finished = false
+        for line in String(decoding: body, as: UTF8.self).components(separatedBy: "\n") where line.hasPrefix("data: ") {
+            let payload = line.dropFirst(6)
+            if payload == "[DONE]" { break }
+            guard let json = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+                return .crashed
+            }
+            switch provider {
+            case .openAIChat:
+                guard let choices = json["choices"] as? [[String: Any]] else { return .crashed }
+                guard let choice = choices.first else { continue }
+                guard let delta = choice["delta"] as? [String: Any] else { return .crashed }
+                if let calls = delta["tool_calls"] as? [[String: Any]] {
+                    guard let function = calls.first?["function"] as? [String: Any],
+                        let piece = function["arguments"] as? String
+                    else { return .crashed }
+                    arguments += piece
+                }
+                if choice["finish_reason"] is String { finished = true }
+            case .openAIResponses, .anthropic:
+                guard let type = json["type"] as? String else { return .crashed }
+                switch type {
+                case "response.output_text.delta": guard json["delta"] is String else { return .crashed }
+                case "response.function_call_arguments.delta":
+                    guard let piece = json["delta"] as? String else { return .crashed }
+                    arguments += piece
+                case "content_block_delta":
+                    guard let delta = json["delta"] as? [String: Any] else { return .crashed }
+                    arguments += delta["partial_json"] as? String ?? ""
+                case "response.completed" where provider == .openAIResponses,
+                    "message_stop" where provider == .anthropic:
+                    finished = true
+                default: break
+                }
+            case .gemini:
+                guard let candidate = (json["candidates"] as? [[String: Any]])?.first,
+                    let parts = (candidate["content"] as? [String: Any])?["parts"] as? [[String: Any]]
+                else { return .crashed }
+                for part in parts {
+                    guard let call = part["functionCall"] as? [String: Any] else { continue }
+                    guard let args = call["args"], args is [String: Any] || args is [Any],
+                        let json = try? JSONSerialization.data(withJSONObject: args)
+                    else { return .crashed }
+                    arguments = String(decoding: json, as: UTF8.self)
+                }
+                if candidate["finishReason"] != nil { finished = true }
+            }
+        }
+        guard finished else { return .hung }
+        let query = try? JSONDecoder().decode(AssistantViewModel.RecipeQuery.self, from: Data(arguments.utf8))
+        return query == nil ? .crashed : .passed
+    }
+
+    /// Which mutants the fragile client meets: every one under `SWEEP=all`; otherwise the grammar's and a few more.
+    static let fragileCases = Result {
+        try Provider.allCases.flatMap { provider in
+            try mutants(of: provider).filter {
+                FullSweep.isOn || isGrammar($0.id) || ["events:c", "event[1]:then-"].contains(where: $0.id.hasPrefix)
+            }
+            .map { Case(provider: provider, mutant: $0) }
+        }
+    }
+
+    @Test func theFragileClientsPredictions_coverEveryKind() async throws {
+        var counts: [StubMutant.Outcome: Int] = [:]
+        for sweepCase in try Self.fragileCases.get() {
+            counts[try await Self.expectedOutcome(sweepCase.provider, sweepCase.mutant.id), default: 0] += 1
+        }
+        #expect(Set(counts.keys) == Set(StubMutant.Outcome.allCases), "\(counts)")
+    }
+
+    #if compiler(>=6.3) && (os(macOS) || os(Linux))
+        /// The fragile client in batches, many mutants to a child process: each ends as predicted. Those predicted to
+        /// hang get a 3 s window, the rest a minute, which only ends a hang.
+        @Test func theFragileClient_inBatches_breaksOnExactlyThePredictedMutants() async throws {
+            let cases = try Self.fragileCases.get()
+            var expected: [StubMutant.Outcome] = []
+            for sweepCase in cases {
+                expected.append(try await Self.expectedOutcome(sweepCase.provider, sweepCase.mutant.id))
+            }
+            let lanes = FullSweep.isOn ? 4 : 1
+            let hung = cases.indices.filter { expected[$0] == .hung }
+            let others = cases.indices.filter { expected[$0] != .hung }
+            async let hangs = Self.outcomesInBatches(cases, at: hung, seconds: 3, lanes: lanes)
+            async let rest = Self.outcomesInBatches(cases, at: others, seconds: 60, lanes: lanes)
+            var counts: [StubMutant.Outcome: Int] = [:]
+            for (index, outcome) in await hangs + rest {
+                #expect(outcome == expected[index], "\(cases[index].testDescription)")
+                counts[expected[index], default: 0] += 1
+            }
+            print("The fragile assistant client over \(cases.count) mutants: \(counts)")
+        }
+
+        static func outcomesInBatches(_ cases: [Case], at indices: [Int], seconds: Int, lanes: Int) async -> [(
+            Int, StubMutant.Outcome?
+        )] {
+            // A batch runs mutants of one stub: each provider's in batches of its own.
+            var results: [(Int, StubMutant.Outcome?)] = []
+            for provider in Provider.allCases {
+                let mine = indices.filter { cases[$0].provider == provider }
+                let outcomes = await StubMutant.outcomes(of: mine.map { cases[$0].mutant }, lanes: lanes) { batch in
+                    await Slots.holding(.exitTests) {
+                        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                            [
+                                batch = batch as StubMutant.Batch, seconds = seconds as Int,
+                                provider = provider as Provider
+                            ] in
+                            await batch.exitAfterEach(within: .seconds(seconds)) { stubs in
+                                _ = try await FragileAssistant.answer(provider, stubs.sessionConfiguration)
+                            }
+                        }
+                    }
+                }
+                results += zip(mine, outcomes).map { ($0, $1) }
+            }
+            return results
+        }
+    #endif
 }

@@ -6,7 +6,7 @@ import Testing
 /// `garbled`; a start sent again for a block already open counts once; an event of a kind it does not know is
 /// skipped; the provider's error event ends the turn with its message.
 struct TurnAssembler {
-    enum Provider: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    enum Provider: String, CaseIterable, Sendable, Codable, CustomTestStringConvertible {
         case openAIChat, openAIResponses, anthropic, gemini
         var testDescription: String { rawValue }
 
