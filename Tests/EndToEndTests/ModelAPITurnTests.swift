@@ -649,3 +649,48 @@ extension ModelAPITurnTests {
         }
     }
 }
+
+extension ModelAPITurnTests {
+    /// A stub that answers only a request offering its tool (`jsonPath` on `tools[0].name`), with the model and
+    /// the stream flag: a request without the tool is a miss that names the field, and the journal keeps the body.
+    static let toolStub = #"""
+        {"stubs": [{
+          "name": "anthropic-with-tool",
+          "request": {"method": "POST", "path": "/v1/messages", "body": {"jsonPath": {
+            "model": "catalog-assistant-1", "stream": "true", "tools[0].name": "find_recipe"}}},
+          "variants": {
+            "good": {"turn": {"format": "anthropic", "stream": true, "id": "t1", "model": "catalog-assistant-1",
+              "text": ["Looking."], "toolCalls": [{"id": "call_1", "name": "find_recipe",
+              "arguments": ["{\"dessert\": ", "\"Apam balik\"}"]}]}},
+            "bad": {"generated": true, "body": "{"}, "nil": {"generated": true, "body": ""}}
+        }]}
+        """#
+
+    @Test(arguments: Transport.allCases)
+    func aRequestsTools_areMatched_andAMissNamesThem(_ transport: Transport) async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tools-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("api"), withIntermediateDirectories: true)
+        try Data(Self.toolStub.utf8).write(to: root.appendingPathComponent("api/stubs.json"))
+        try await Stubs.with(transport, fixtures: root, realHost: URL(string: "https://api.anthropic.com")!) { stubs in
+            let session = URLSession(configuration: stubs.configuration)
+            defer { session.finishTasksAndInvalidate() }
+            var request = Provider.anthropic.request(stubs.baseURL, stream: true)
+            let offered = #"{"model": "catalog-assistant-1", "stream": true, "tools": [{"name": "find_recipe"}]}"#
+            request.httpBody = Data(offered.utf8)
+            let (body, response) = try await session.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(Self.readAnthropic(stream: body).calls.map(\.name) == ["find_recipe"])
+            request.httpBody = Data(#"{"model": "catalog-assistant-1", "stream": true, "tools": []}"#.utf8)
+            let (_, missed) = try await session.data(for: request)
+            #expect((missed as? HTTPURLResponse)?.statusCode == 404)
+            let reports = try await stubs.server.unmatchedReports()
+            #expect(reports.count == 1)
+            #expect(reports.first?.contains("tools[0].name") == true, "\(reports)")
+            let journal = try await stubs.server.journal(JournalQuery())
+            #expect(journal.first?.stub == "anthropic-with-tool")
+            #expect(journal.first.map { String(decoding: $0.body, as: UTF8.self) } == offered)
+        }
+    }
+}
