@@ -11,6 +11,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
+    case double(Double)
     case string(String)
     case array([OrderedJSON])
     case object([(String, OrderedJSON)])
@@ -35,7 +36,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
         case .null: self = .null
         case .bool(let flag): self = .bool(flag)
         case .number(let number):
-            self = number.rounded() == number && abs(number) < 9.0e15 ? .int(Int(number)) : .string("\(number)")
+            self = number.rounded() == number && abs(number) < 9.0e15 ? .int(Int(number)) : .double(number)
         case .string(let text): self = .string(text)
         case .array(let items): self = .array(items.map(OrderedJSON.init))
         case .object(let fields): self = .object(fields.keys.sorted().map { ($0, OrderedJSON(fields[$0]!)) })
@@ -47,6 +48,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
         case .int(let number): text += String(number)
+        case .double(let number): text += JSONValue.number(number).jsonText
         case .string(let string): text += JSONValue.string(string).jsonText
         case .array(let items):
             text += "["

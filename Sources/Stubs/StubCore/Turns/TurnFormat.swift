@@ -79,6 +79,39 @@ package enum TurnFormat: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// `turn` as this format carries it, so as `TurnReader` reads it back: whole, its text and each call's arguments
+    /// one piece without pauses; Anthropic and Gemini without `created`; Gemini's calls without ids, their arguments
+    /// one piece (their pauses summed) of JSON with sorted keys, as Anthropic's whole `input` is; and where a format
+    /// says only "completed" (Responses, Gemini's `STOP`), a turn that stops with calls finishes for them.
+    package func carried(_ turn: AssistantTurn, streamed: Bool) -> AssistantTurn {
+        var carried = turn
+        if self == .anthropic || self == .gemini { carried.created = 0 }
+        if !streamed {
+            carried.text = turn.text.isEmpty ? [] : [AssistantTurn.Piece(turn.wholeText)]
+            for index in carried.toolCalls.indices {
+                let text = carried.toolCalls[index].argumentsText
+                carried.toolCalls[index].arguments = [
+                    AssistantTurn.Piece(self == .anthropic ? OrderedJSON.parsed(text).text : text)
+                ]
+            }
+        }
+        if self == .gemini {
+            for index in carried.toolCalls.indices {
+                let call = carried.toolCalls[index]
+                carried.toolCalls[index].id = ""
+                carried.toolCalls[index].arguments = [
+                    AssistantTurn.Piece(
+                        OrderedJSON.parsed(call.argumentsText).text,
+                        delayMs: streamed ? call.arguments.map(\.delayMs).reduce(0, +) : 0)
+                ]
+            }
+        }
+        if self == .openAIResponses || self == .gemini, carried.finish == .stop || carried.finish == .toolCalls {
+            carried.finish = carried.toolCalls.isEmpty ? .stop : .toolCalls
+        }
+        return carried
+    }
+
     /// Gemini's chunks as one JSON array (`streamGenerateContent` without `alt=sse`); the other formats' whole
     /// answer.
     package func jsonArray(_ turn: AssistantTurn) -> OrderedJSON {
