@@ -82,6 +82,9 @@ public struct DriftChecker: Sendable {
                         "content type", "upstream \(upstreamType ?? "none") (fixture: \(fixtureType ?? "none"))",
                         breaking: upstreamKind != fixtureKind)
                 }
+                if let turn = good.turnFormat, status == good.status, let problem = Self.grammarProblem(body, turn) {
+                    differ("turn", "the answer no longer follows \(turn.format.rawValue): \(problem)")
+                }
                 for (path, message, breaking) in Self.shapeDifferences(
                     fixture: good.body, fixtureKind: fixtureKind, upstream: body, upstreamKind: upstreamKind)
                 {
@@ -92,10 +95,31 @@ public struct DriftChecker: Sendable {
         return report
     }
 
-    /// The request to replay: the stub's `replay` example, else its literal path and exact query matchers.
+    /// Where an upstream answer leaves the grammar of the model API format its fixture's turn is rendered in
+    /// (`TurnReader`); nil when it follows it.
+    static func grammarProblem(
+        _ body: [UInt8], _ turn: (format: TurnFormat, streaming: TurnFormat.Streaming)
+    ) -> TurnReader.Problem? {
+        do {
+            switch turn.streaming {
+            case .sse:
+                guard let events = try? EventStreamFile.parse(body) else {
+                    return TurnReader.Problem("the answer is not an event stream")
+                }
+                _ = try TurnReader.read(events, as: turn.format)
+            case .none, .jsonArray: _ = try TurnReader.read(whole: body, as: turn.format)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The request to replay: the stub's `replay` example (with its JSON body, for any method), else its literal
+    /// path and exact query matchers (GET only).
     static func replayRequest(for stub: Stub, report: inout Report) -> ForwardedRequest? {
-        guard stub.request.method == "GET" else {
-            report.skipped.append("\(stub.name): only GET stubs are replayed")
+        guard stub.request.method == "GET" || stub.replay?.body != nil else {
+            report.skipped.append("\(stub.name): only GET stubs are replayed, and others with a \"replay\" body")
             return nil
         }
         var path: String
@@ -125,9 +149,11 @@ public struct DriftChecker: Sendable {
         let target =
             (components.percentEncodedPath.isEmpty ? path : components.percentEncodedPath)
             + (components.percentEncodedQuery.map { "?" + $0.replacingOccurrences(of: "+", with: "%2B") } ?? "")
+        let body = stub.replay?.body
         return ForwardedRequest(
-            method: "GET", target: target, path: path,
-            query: query.map { JournalEntry.QueryItem(name: $0.0, value: $0.1) })
+            method: body == nil ? "GET" : stub.request.method, target: target, path: path,
+            query: query.map { JournalEntry.QueryItem(name: $0.0, value: $0.1) },
+            headers: body == nil ? [] : [HeaderField(name: "Content-Type", value: "application/json")], body: body ?? [])
     }
 
     static func mediaType(_ contentType: String?) -> String? {

@@ -87,7 +87,13 @@ final class FixtureWriter: Sendable {
             return "recorded \(request.method) \(redaction.redactedTarget(request.target)) as \(name) \(step)"
         }
         let name = uniqueName(Stub.suggestedName(method: request.method, path: request.path), among: stubs)
-        try write(body, to: "\(name).good.\(ext)")
+        // A model API's answer becomes a turn file and a variant that renders it in the format it came in.
+        let turn = status == 200 ? events.map { TurnReader.recognize($0) } ?? TurnReader.recognize(whole: body) : nil
+        if let turn {
+            try write(Array((turn.turn.fileJSON.text + "\n").utf8), to: "\(name).turn.json")
+        } else {
+            try write(body, to: "\(name).good.\(ext)")
+        }
         // A stream's bad half: its blocks through half its events (an events file must hold one), else half the bytes.
         let half = events.map { events in
             let keep = max(1, events.filter(\.isEvent).count / 2)
@@ -99,8 +105,17 @@ final class FixtureWriter: Sendable {
             return EventStreamFile.render(Array(events[...(cut ?? events.count - 1)]))
         }
         try write(half ?? Array(body.prefix(body.count / 2)), to: "\(name).bad.\(ext)")
-        let good = variantObject(
+        var good = variantObject(
             status: status, headers: kept, bodyFile: "\(name).good.\(ext)", events: events != nil)
+        if let turn {
+            // The turn's own content type and framing replace the recorded file's; the other headers stay.
+            var fields = good["headers"] as? [String: String] ?? [:]
+            fields = fields.filter { $0.key.lowercased() != "content-type" }
+            good = ["status": status, "headers": fields]
+            let array = events == nil && body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "[")
+            let stream: Any = array ? "json-array" : events != nil
+            good["turn"] = ["file": "\(name).turn.json", "format": turn.format.rawValue, "stream": stream]
+        }
         var bad = variantObject(
             status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)",
             events: events != nil)

@@ -42,10 +42,13 @@ public struct Stub: Sendable, Equatable {
     package struct Replay: Sendable, Equatable {
         package var path: String
         package var query: [String: String]
+        /// A JSON body, sent with the stub's method (a POST to a model API); nil for none.
+        package var body: [UInt8]?
 
-        package init(path: String, query: [String: String] = [:]) {
+        package init(path: String, query: [String: String] = [:], body: [UInt8]? = nil) {
             self.path = path
             self.query = query
+            self.body = body
         }
     }
 

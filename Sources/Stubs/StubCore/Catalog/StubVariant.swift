@@ -24,6 +24,18 @@ public struct StubVariant: Sendable, Equatable {
     package var events: EventStream?
     /// Whether a recorder or importer made this variant up (`bad`, `nil`): contract validation skips it.
     package var generated: Bool
+    /// The model API format and framing its answer was rendered in from a turn (`"turn"`); nil otherwise. The drift
+    /// check holds the real API's answer to that format's grammar.
+    package var turnFormat: (format: TurnFormat, streaming: TurnFormat.Streaming)? {
+        get { turnRendering.map { ($0.format, $0.streaming) } }
+        set { turnRendering = newValue.map { TurnRendering(format: $0.format, streaming: $0.streaming) } }
+    }
+    private var turnRendering: TurnRendering?
+
+    private struct TurnRendering: Sendable, Equatable {
+        var format: TurnFormat
+        var streaming: TurnFormat.Streaming
+    }
 
     package init(
         status: Int = 200, headers: [HeaderField] = [], body: [UInt8] = [], template: Bool = false,

@@ -61,6 +61,7 @@ extension StubFileReader {
         guard problems.count == before, let format, let turn = readAssistantTurn(turnFields, at: fieldsPath) else {
             return false
         }
+        variant.turnFormat = (format, streaming)
         switch streaming {
         case .sse:
             variant.events = format.events(turn, includeUsage: includeUsage)

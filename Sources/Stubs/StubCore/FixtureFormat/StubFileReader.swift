@@ -164,7 +164,7 @@ struct StubFileReader {
 
     /// `{"path": "/albums/1", "query": {"limit": "5"}}`: a request the drift check sends for this stub.
     private mutating func readReplay(_ value: JSONValue, at path: String) -> Stub.Replay? {
-        guard let fields = object(value, at: path, known: ["path", "query"]) else { return nil }
+        guard let fields = object(value, at: path, known: ["path", "query", "body"]) else { return nil }
         guard let target = string(fields["path"], at: "\(path).path", required: true) else { return nil }
         guard target.hasPrefix("/") else {
             report("\(path).path", "must start with /")
@@ -176,7 +176,8 @@ struct StubFileReader {
                 if let text = string(item, at: Self.child("\(path).query", name), required: true) { query[name] = text }
             }
         }
-        return Stub.Replay(path: target, query: query)
+        // A JSON body to send (a model API's request), written out as JSON.
+        return Stub.Replay(path: target, query: query, body: fields["body"].map { Array($0.jsonText.utf8) })
     }
 
     private mutating func readRequest(_ value: JSONValue, at path: String) -> RequestPattern? {
@@ -472,6 +473,8 @@ struct PartialVariant {
     var events: [ServerSentEvent]?
     /// The mutants that follow the events' grammar, for events rendered from a turn.
     var grammar: [Mutation] = []
+    /// The format a turn was rendered in.
+    var turnFormat: (format: TurnFormat, streaming: TurnFormat.Streaming)?
     var keepAliveMs: Int?
     var dropAfterEvents: Int?
     /// A WebSocket stub's script.
@@ -495,10 +498,12 @@ struct PartialVariant {
             merged.inferredType = inferredType
             (merged.events, merged.keepAliveMs, merged.dropAfterEvents) = (nil, nil, nil)
             merged.grammar = []
+            merged.turnFormat = turnFormat
         }
         if let events {
             merged.events = events
             merged.grammar = grammar
+            merged.turnFormat = turnFormat
             merged.body = nil
             merged.inferredType = nil
         }
@@ -533,6 +538,7 @@ struct PartialVariant {
             faults: faults, generated: generated)
         variant.events = stream
         variant.script = script
+        variant.turnFormat = turnFormat
         return variant
     }
 }

@@ -68,4 +68,23 @@ package struct AssistantTurn: Sendable, Equatable {
 
     /// The whole text.
     package var wholeText: String { text.map(\.text).joined() }
+
+    /// The turn as a turn file holds it (`"turn": {"file": ...}`), each piece with its pause.
+    package var fileJSON: OrderedJSON {
+        func pieces(_ pieces: [Piece]) -> OrderedJSON {
+            .array(pieces.map { .object([("text", .string($0.text)), ("delayMs", .int($0.delayMs))]) })
+        }
+        return .object([
+            ("id", .string(id)), ("model", .string(model)), ("created", .int(created)), ("text", pieces(text)),
+            (
+                "toolCalls",
+                .array(
+                    toolCalls.map {
+                        .object([("id", .string($0.id)), ("name", .string($0.name)), ("arguments", pieces($0.arguments))])
+                    })
+            ),
+            ("finish", .string(finish.rawValue)),
+            ("usage", .object([("input", .int(usage.input)), ("output", .int(usage.output))])),
+        ])
+    }
 }

@@ -45,6 +45,23 @@ package enum TurnReader {
         return try reading.turn()
     }
 
+    /// The format `events` follow and the turn they carry, if they follow one (what the recorder writes a turn
+    /// fixture of).
+    package static func recognize(_ events: [ServerSentEvent]) -> (format: TurnFormat, turn: AssistantTurn)? {
+        for format in TurnFormat.allCases {
+            if let turn = try? read(events, as: format) { return (format, turn) }
+        }
+        return nil
+    }
+
+    /// The format a whole answer `body` follows and the turn it carries, if it follows one.
+    package static func recognize(whole body: [UInt8]) -> (format: TurnFormat, turn: AssistantTurn)? {
+        for format in TurnFormat.allCases {
+            if let turn = try? read(whole: body, as: format) { return (format, turn) }
+        }
+        return nil
+    }
+
     /// The turn a whole answer `body` in `format` carries (for Gemini, also `streamGenerateContent`'s JSON array).
     package static func read(whole body: [UInt8], as format: TurnFormat) throws(Problem) -> AssistantTurn {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
