@@ -153,7 +153,8 @@ public struct DriftChecker: Sendable {
         return ForwardedRequest(
             method: body == nil ? "GET" : stub.request.method, target: target, path: path,
             query: query.map { JournalEntry.QueryItem(name: $0.0, value: $0.1) },
-            headers: body == nil ? [] : [HeaderField(name: "Content-Type", value: "application/json")], body: body ?? [])
+            headers: body == nil ? [] : [HeaderField(name: "Content-Type", value: "application/json")], body: body ?? []
+        )
     }
 
     static func mediaType(_ contentType: String?) -> String? {

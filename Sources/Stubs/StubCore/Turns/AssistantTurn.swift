@@ -80,7 +80,9 @@ package struct AssistantTurn: Sendable, Equatable {
                 "toolCalls",
                 .array(
                     toolCalls.map {
-                        .object([("id", .string($0.id)), ("name", .string($0.name)), ("arguments", pieces($0.arguments))])
+                        .object([
+                            ("id", .string($0.id)), ("name", .string($0.name)), ("arguments", pieces($0.arguments)),
+                        ])
                     })
             ),
             ("finish", .string(finish.rawValue)),
