@@ -202,7 +202,7 @@ let package = Package(
             name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "YAMLParsing"],
             swiftSettings: settings),
         .testTarget(
-            name: "StubCoreTests", dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubTestSupport"],
+            name: "StubCoreTests", dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubMutations", "StubTestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "StubContractsTests",
