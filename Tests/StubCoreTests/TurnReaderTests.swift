@@ -1,3 +1,4 @@
+import Foundation
 import StubCore
 import StubMutations
 import Testing
@@ -71,5 +72,50 @@ struct TurnReaderTests {
         let events = try #require(
             try? EventStreamFile.parse(blocks.flatMap(\.pieces).flatMap(\.bytes)), "\(id) does not parse")
         #expect(throws: TurnReader.Problem(message)) { try TurnReader.read(events, as: format) }
+    }
+}
+
+extension TurnReaderTests {
+    static func chunk(_ delta: String, finish: String? = nil) -> ServerSentEvent {
+        let reason = finish.map { "\"\($0)\"" } ?? "null"
+        return .make(
+            data: #"{"id":"chatcmpl-t","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"#
+                + #""delta":\#(delta),"finish_reason":\#(reason)}]}"#)
+    }
+
+    /// What other servers send and the renderer does not: text beside the role, a call whole in its first chunk.
+    @Test func chat_readsTextBesideTheRole_andACallSentWhole() throws {
+        let events = [
+            Self.chunk(#"{"role":"assistant","content":"Hi"}"#),
+            Self.chunk(#"{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\"a\":1}"}}]}"#),
+            Self.chunk("{}", finish: "tool_calls"), .make(data: "[DONE]"),
+        ]
+        let turn = try TurnReader.read(events, as: .openAIChat)
+        #expect(turn.wholeText == "Hi")
+        #expect(turn.toolCalls.map(\.argumentsText) == [#"{"a":1}"#])
+    }
+
+    /// A Responses stream holding an item a turn cannot hold, or going on after its end, leaves the grammar.
+    @Test func responses_refusesOtherItems_andEventsAfterTheEnd() throws {
+        let turn = Self.turns[1]
+        var events = TurnFormat.openAIResponses.events(turn)
+        let reasoning = ServerSentEvent.make(
+            event: "response.output_item.added",
+            data: #"{"type":"response.output_item.added","sequence_number":2,"output_index":1,"#
+                + #""item":{"id":"rs_1","type":"reasoning"}}"#)
+        var withReasoning = events
+        withReasoning.insert(reasoning, at: 2)
+        #expect(throws: TurnReader.Problem("event 3 (response.output_item.added): an output item of type reasoning")) {
+            try TurnReader.read(withReasoning, as: .openAIResponses)
+        }
+        let last = try #require(events.last)
+        let again = last.lines.map {
+            $0.replacingOccurrences(
+                of: "\"sequence_number\":\(events.count - 1)", with: "\"sequence_number\":\(events.count)")
+        }
+        events.append(ServerSentEvent(lines: again))
+        #expect(throws: TurnReader.Problem("event \(events.count) (response.incomplete): an event after the end")) {
+            try TurnReader.read(events, as: .openAIResponses)
+        }
     }
 }

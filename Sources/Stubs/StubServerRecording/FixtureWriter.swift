@@ -88,7 +88,14 @@ final class FixtureWriter: Sendable {
         }
         let name = uniqueName(Stub.suggestedName(method: request.method, path: request.path), among: stubs)
         // A model API's answer becomes a turn file and a variant that renders it in the format it came in.
-        let turn = status == 200 ? events.map { TurnReader.recognize($0) } ?? TurnReader.recognize(whole: body) : nil
+        // Only a turn its fixture can load: each call's arguments a JSON object (not cut by a length finish, not
+        // the empty arguments of a tool without parameters); anything else stays the recorded bytes.
+        let turn = (status == 200 ? events.map { TurnReader.recognize($0) } ?? TurnReader.recognize(whole: body) : nil)
+            .flatMap { found in
+                found.turn.toolCalls.allSatisfy { call in
+                    if case .object = OrderedJSON.parsed(call.argumentsText) { true } else { false }
+                } ? found : nil
+            }
         if let turn {
             try write(Array((turn.turn.fileJSON.text + "\n").utf8), to: "\(name).turn.json")
         } else {
@@ -114,7 +121,14 @@ final class FixtureWriter: Sendable {
             good = ["status": status, "headers": fields]
             let array = events == nil && body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "[")
             let stream: Any = array ? "json-array" : events != nil
-            good["turn"] = ["file": "\(name).turn.json", "format": turn.format.rawValue, "stream": stream]
+            var options: [String: Any] = ["file": "\(name).turn.json", "format": turn.format.rawValue, "stream": stream]
+            // A Chat stream without its usage chunk (no `stream_options.include_usage`) replays without one.
+            if let events, turn.format == .openAIChat,
+                events.filter(\.isEvent).count != TurnFormat.openAIChat.events(turn.turn, includeUsage: true).count
+            {
+                options["includeUsage"] = false
+            }
+            good["turn"] = options
         }
         var bad = variantObject(
             status: status, headers: [HeaderField(name: "Content-Type", value: type)], bodyFile: "\(name).bad.\(ext)",

@@ -168,7 +168,9 @@ private struct Reading {
         let delta = try choice.field("delta")
         if case .string(let role)? = delta.optional("role") {
             guard position == 0, role == "assistant" else { throw TurnReader.Problem("a role after the first chunk") }
-        } else if case .string(let content)? = delta.optional("content") {
+        }
+        // The role's chunk carries an empty content as the renderer writes it; text beside the role is text.
+        if case .string(let content)? = delta.optional("content"), delta.optional("role") == nil || !content.isEmpty {
             text.append(AssistantTurn.Piece(content, delayMs: delayMs))
         }
         if let toolCalls = delta.optional("tool_calls") {
@@ -178,9 +180,14 @@ private struct Reading {
                 let function = try item.field("function")
                 if item.optional("id") != nil {
                     guard index == calls.count else { throw TurnReader.Problem("tool call \(index) out of order") }
+                    // Arguments in the call's first chunk (some servers send a call whole) are its first piece.
+                    let first = try function.optional("arguments").map { _ throws(TurnReader.Problem) in
+                        try function.string("arguments")
+                    }
                     calls.append(
                         AssistantTurn.ToolCall(
-                            id: try item.string("id"), name: try function.string("name"), arguments: []))
+                            id: try item.string("id"), name: try function.string("name"),
+                            arguments: (first ?? "").isEmpty ? [] : [AssistantTurn.Piece(first ?? "", delayMs: delayMs)]))
                 } else {
                     guard calls.indices.contains(index) else {
                         throw TurnReader.Problem("arguments for tool call \(index), never started")
@@ -241,6 +248,9 @@ private struct Reading {
     mutating func responses(_ type: String, _ event: JSONValue, delayMs: Int) throws(TurnReader.Problem) {
         switch type {
         case "response.created", "response.in_progress":
+            guard (type == "response.created") == (position == 0) else {
+                throw TurnReader.Problem("response.created must come first, and only first")
+            }
             try responseHead(try event.field("response"))
         case "response.output_item.added":
             let item = try event.field("item")
@@ -252,8 +262,11 @@ private struct Reading {
                 calls.append(
                     AssistantTurn.ToolCall(id: try item.string("call_id"), name: try item.string("name"), arguments: [])
                 )
-            } else {
+            } else if try item.string("type") == "message" {
                 blocks[index] = (nil, false)
+            } else {
+                // A reasoning item, a web search: a kind of output a turn does not hold.
+                throw TurnReader.Problem("an output item of type \(try item.string("type"))")
             }
         case "response.content_part.added", "response.content_part.done", "response.output_text.done":
             guard blocks[try event.int("output_index")]?.call == .some(nil) else {
@@ -283,6 +296,7 @@ private struct Reading {
             let response = try event.field("response")
             try responseHead(response)
             try responseEnd(response)
+            ended = true
         default:
             throw TurnReader.Problem("\(type) is not an event of openai-responses")
         }
