@@ -121,7 +121,9 @@ final class FixtureWriter: Sendable {
             good = ["status": status, "headers": fields]
             let array = events == nil && body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "[")
             let stream: Any = array ? "json-array" : events != nil
-            var options: [String: Any] = ["file": "\(name).turn.json", "format": turn.format.rawValue, "stream": stream]
+            var options: [String: Any] = [
+                "file": "\(name).turn.json", "format": turn.format.rawValue, "stream": stream,
+            ]
             // A Chat stream without its usage chunk (no `stream_options.include_usage`) replays without one.
             if let events, turn.format == .openAIChat,
                 events.filter(\.isEvent).count != TurnFormat.openAIChat.events(turn.turn, includeUsage: true).count

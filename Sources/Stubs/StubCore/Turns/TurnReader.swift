@@ -187,7 +187,8 @@ private struct Reading {
                     calls.append(
                         AssistantTurn.ToolCall(
                             id: try item.string("id"), name: try function.string("name"),
-                            arguments: (first ?? "").isEmpty ? [] : [AssistantTurn.Piece(first ?? "", delayMs: delayMs)]))
+                            arguments: (first ?? "").isEmpty ? [] : [AssistantTurn.Piece(first ?? "", delayMs: delayMs)]
+                        ))
                 } else {
                     guard calls.indices.contains(index) else {
                         throw TurnReader.Problem("arguments for tool call \(index), never started")
