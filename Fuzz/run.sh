@@ -39,6 +39,8 @@ min_execs="${MIN_EXECS:-$((seconds * 250))}"
 out=.build/fuzz
 mkdir -p "$out/crashes"
 
+# Static archives are searched once, in order: a module's -l comes before those of the modules it uses (StubCore,
+# StubMutations, JSONModel, HTTPMessages, Locking), or a symbol first needed late stays undefined.
 # One module of the target's sources and its harness, so `package` and internal API are reachable.
 compile() {
   # The package's settings (Package.swift) as flags: imports internal unless marked, `any` spelled out; with
@@ -110,8 +112,8 @@ build() {
       if [ "$target" = resource ]; then harness=Fuzz/Resource; fi
       if [ "$target" = turns ]; then harness=Fuzz/Turns; fi
       stub_core
-      compile -module-name StubCoreFuzzer -I "$out/modules" -L "$out" -lStubCore -lHTTPMessages -lJSONModel -lLocking \
-        -lStubMutations $(sources "$harness") -o "$out/$target"
+      compile -module-name StubCoreFuzzer -I "$out/modules" -L "$out" -lStubCore -lStubMutations -lJSONModel \
+        -lHTTPMessages -lLocking $(sources "$harness") -o "$out/$target"
       ;;
     yaml-reader)
       # The YAML reader with the harness, in one module; JSON values as a library.
@@ -132,8 +134,8 @@ build() {
       # The core as a library; the contracts module with the harness, in one module.
       stub_core
       library YAMLParsing -lJSONModel -lHTTPMessages
-      compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lYAMLParsing -lJSONModel \
-        -lHTTPMessages -lLocking -lStubMutations \
+      compile -module-name StubContracts -I "$out/modules" -L "$out" -lStubCore -lStubMutations -lYAMLParsing \
+        -lJSONModel -lHTTPMessages -lLocking \
         $(sources Sources/Stubs/StubContracts Fuzz/OpenAPI) -o "$out/$target"
       ;;
     coverage)
@@ -142,8 +144,8 @@ build() {
       library YAMLParsing -lJSONModel -lHTTPMessages
       library StubContracts -lStubCore -lYAMLParsing -lJSONModel -lHTTPMessages -lLocking -lStubMutations
       library XMLPath
-      compile -module-name StubCoverage -I "$out/modules" -L "$out" -lStubContracts -lStubCore -lYAMLParsing \
-        -lJSONModel -lHTTPMessages -lLocking -lStubMutations -lXMLPath \
+      compile -module-name StubCoverage -I "$out/modules" -L "$out" -lStubContracts -lStubCore -lStubMutations \
+        -lYAMLParsing -lJSONModel -lHTTPMessages -lLocking -lXMLPath \
         $(sources Sources/Stubs/StubCoverage Fuzz/Coverage) -o "$out/$target"
       ;;
     har-importer)
@@ -154,7 +156,7 @@ build() {
       library StubServer -lStubAdmin -lStubCore -lHTTPEngine -lHTTPMessages -lJSONModel -lLocking -lStubMutations
       library XMLPath
       compile -module-name StubServerRecording -I "$out/modules" -L "$out" -lStubServer -lStubAdmin -lStubCore \
-        -lHTTPEngine -lHTTPMessages -lJSONModel -lXMLPath -lLocking -lStubMutations $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
+        -lStubMutations -lHTTPEngine -lJSONModel -lHTTPMessages -lXMLPath -lLocking $(sources Sources/Stubs/StubServerRecording Fuzz/HARImporter) -o "$out/$target"
       ;;
     feature-decoders)
       # Each module the decoders need as a shared library of its own (dependencies first), then the harness.
