@@ -17,7 +17,7 @@ let layout: [String: [String]] = [
         "Networking", "ImageCache", "Persistence", "Playback", "AlbumsFeature", "DessertsFeature", "MoviesFeature",
         "TopSongsFeature", "TrackSearchFeature", "CSQLite",
     ],
-    "Shared": ["CLinux", "Locking", "Spawning", "XMLPath"],
+    "Shared": ["CLinux", "COpenSSL", "Locking", "Spawning", "XMLPath"],
     "TestSupport": [
         "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
     ],
@@ -60,7 +60,14 @@ let package = Package(
         .target(name: "Locking", swiftSettings: settings),
         .systemLibrary(name: "CLinux"),
         .target(name: "HTTPMessages", swiftSettings: settings),
-        .target(name: "HTTPEngine", dependencies: ["CLinux", "HTTPMessages", "Locking"], swiftSettings: settings),
+        // OpenSSL for TLS on Linux (libssl-dev); Apple platforms use the system's TLS.
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "HTTPEngine",
+            dependencies: [
+                "CLinux", "HTTPMessages", "Locking", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: settings),
         // JSON as the stub side reads it: values without a schema, a one-pass syntax check, paths into documents.
         .target(name: "JSONModel", dependencies: ["HTTPMessages"], swiftSettings: settings),
         // YAML 1.2 as OpenAPI documents use it, read into JSON values.
@@ -166,7 +173,11 @@ let package = Package(
         // The stub side's test support (no product): the async raw HTTP and WebSocket client, temporary fixtures,
         // exchange helpers; blocking calls in tests live only here.
         .target(
-            name: "StubTestSupport", dependencies: ["Locking", "StubCore", "StubServer", "SharedTestSupport"],
+            name: "StubTestSupport",
+            dependencies: [
+                "Locking", "StubCore", "StubServer", "SharedTestSupport",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: settings),
         // Starts the programs tests run (stub-server, curl, chromedriver) with posix_spawn.
         .target(

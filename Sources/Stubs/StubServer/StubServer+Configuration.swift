@@ -54,6 +54,8 @@ extension StubServer {
         /// The folder every answer is recorded in for the coverage report (`stub-server coverage`): one JSON line
         /// each, with the test that was running. Nil: `STUB_COVERAGE_DIR`'s, when set; else nothing is recorded.
         public var coverage: URL?
+        /// Serve HTTPS instead of HTTP, with a certificate the local authority signs; nil (the default): HTTP.
+        public var https: HTTPS?
 
         /// - Parameters:
         ///   - port: 0 (the default) takes a free ephemeral port.
@@ -63,13 +65,14 @@ extension StubServer {
         ///   - chaos: the chance that any answer is replaced by a fault.
         ///   - watchFixtures: reload the folder when a file under it changes.
         ///   - coverage: the folder coverage records go to.
+        ///   - https: serve HTTPS instead of HTTP.
         public init(
             port: UInt16 = 0, variant: String? = nil, redaction: Redaction = Redaction(), seed: UInt64? = nil,
-            chaos: Double = 0, watchFixtures: Bool = false, coverage: URL? = nil
+            chaos: Double = 0, watchFixtures: Bool = false, coverage: URL? = nil, https: HTTPS? = nil
         ) {
             self.init(
                 host: "127.0.0.1", port: port, variant: variant, redaction: redaction, seed: seed, chaos: chaos,
-                watchFixtures: watchFixtures, coverage: coverage)
+                watchFixtures: watchFixtures, coverage: coverage, https: https)
         }
 
         /// Every setting, the engine's limits and the command line's hooks included.
@@ -80,9 +83,10 @@ extension StubServer {
             log: (@Sendable (RequestLog) -> Void)? = nil,
             seed: UInt64? = nil, chaos: Double = 0, watchFixtures: Bool = false,
             onReload: (@Sendable (ReloadReport) -> Void)? = nil, onAcceptPause: (@Sendable (String) -> Void)? = nil,
-            coverage: URL? = nil
+            coverage: URL? = nil, https: HTTPS? = nil
         ) {
             self.coverage = coverage
+            self.https = https
             self.host = host
             self.port = port
             self.variant = variant

@@ -22,8 +22,12 @@ public final class StubServer: Sendable {
     package let configuration: Configuration
     /// The port the server listens on (the real one when 0 was asked for).
     public let port: Int
-    /// `http://HOST:PORT` of the server, with a loopback host when it listens on every address.
+    /// `http://HOST:PORT` of the server (`https://` when it serves HTTPS), with a loopback host when it listens on
+    /// every address.
     public let baseURL: URL
+    /// The PEM certificate of the authority that signed the server's certificate, when it serves HTTPS: the file a
+    /// client trusts (`curl --cacert`).
+    public let certificateAuthorityFile: URL?
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public var seed: UInt64 { runtime.seed }
 
@@ -38,7 +42,8 @@ public final class StubServer: Sendable {
     private let watcher = Lock<FixtureWatcher?>(nil)
 
     /// Loads `fixtures` (a `MockData`-style folder) and starts serving it.
-    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen.
+    /// - Throws: `CatalogError` for invalid fixtures, `StubServerError.bindFailed` when the server cannot listen,
+    ///   `.httpsFailed` when HTTPS was asked for and cannot be served.
     public static func start(fixtures: URL, configuration: Configuration = Configuration()) throws -> StubServer {
         try start(catalog: StubCatalog.load(from: fixtures), configuration: configuration)
     }
@@ -57,8 +62,11 @@ public final class StubServer: Sendable {
 
     private init(catalog: StubCatalog, configuration: Configuration) throws {
         self.configuration = configuration
+        let tls = try configuration.https?.identity()
+        certificateAuthorityFile = tls.map { URL(fileURLWithPath: $0.authority.certificatePath) }
         do {
-            engine = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits)
+            engine = try HTTPServer(
+                host: configuration.host, port: configuration.port, limits: configuration.limits, tls: tls?.identity)
         } catch {
             throw StubServerError.bindFailed(
                 host: configuration.host, port: Int(configuration.port), reason: error.description)
@@ -71,7 +79,7 @@ public final class StubServer: Sendable {
             case "::": "[::1]"
             default: host.contains(":") ? "[\(host)]" : host
             }
-        baseURL = URL(string: "http://\(urlHost):\(port)")!
+        baseURL = URL(string: "\(tls == nil ? "http" : "https")://\(urlHost):\(port)")!
         runtime = StubRuntime(
             catalog: catalog,
             StubRuntime.Settings(

@@ -21,6 +21,7 @@ enum Help {
     static let serve = """
         Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
                                  [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N] [--no-contracts]
+                                 [--https [--authority DIR] [--certificate-host NAME]...]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -39,6 +40,11 @@ enum Help {
                            raised to its hard limit at start, less a margin for files)
           --no-contracts   Do not check requests to stubs with an "openapi" key against their operation (checked
                            by default: each problem is logged under the request, the answer is unchanged)
+          --https          Serve HTTPS (TLS 1.2 and 1.3) instead of HTTP, with a certificate for localhost,
+                           127.0.0.1 and ::1 signed by this machine's local authority (made on first use;
+                           'stub-server trust' prints how to trust it)
+          --authority DIR  The local authority's folder (default: $STUB_SERVER_AUTHORITY, else the user's)
+          --certificate-host NAME  Also name NAME (a host or an address) in the certificate; repeatable
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/

@@ -38,6 +38,12 @@ struct ServeCommand: Command, Equatable {
         var maxConnections: Int?
         /// Check requests to stubs that stand for an OpenAPI operation against it.
         var contracts = true
+        /// Serve HTTPS instead of HTTP.
+        var https = false
+        /// The local authority's folder; nil: the user's.
+        var authority: String?
+        /// Names and addresses the certificate names beside the loopback ones.
+        var certificateHosts: [String] = []
     }
 
     static func parse(_ reader: inout OptionReader) throws(UsageError) -> ServeCommand {
@@ -50,6 +56,11 @@ struct ServeCommand: Command, Equatable {
             case .option("--file"): options.file = try reader.value()
             case .option("--ready-file"): options.readyFile = try reader.value()
             case .option("--no-contracts"): options.contracts = false
+            case .option("--https"):
+                try reader.flag()
+                options.https = true
+            case .option("--authority"): options.authority = try reader.value()
+            case .option("--certificate-host"): options.certificateHosts.append(try reader.value())
             case .option("--watch"):
                 try reader.flag()
                 options.watch = true
@@ -66,6 +77,9 @@ struct ServeCommand: Command, Equatable {
                 options.port = try reader.value("a number from 0 to 65535") { UInt16($0) }
             case .option, .operand: throw reader.unknown()
             }
+        }
+        if !options.https, options.authority != nil || !options.certificateHosts.isEmpty {
+            throw UsageError("--authority and --certificate-host need --https", command: name)
         }
         if options.watch, options.file != nil {
             throw UsageError("--watch watches a fixtures folder; it cannot be used with --file", command: name)
@@ -110,14 +124,20 @@ struct ServeCommand: Command, Equatable {
             },
             onAcceptPause: { line in
                 if pauseReport.shouldReport() { Output.error("stub-server: " + line) }
-            })
+            },
+            https: options.https
+                ? StubServer.HTTPS(
+                    authorityFolder: options.authority.map { URL(fileURLWithPath: $0) }, hosts: options.certificateHosts
+                )
+                : nil)
         let server: StubServer
         do {
             server = try StubServer.start(catalog: catalog, configuration: configuration)
         } catch let error as StubServerError {
-            if case .bindFailed = error {
+            switch error {
+            case .bindFailed, .httpsFailed:
                 Output.error("stub-server: \(error)")
-            } else {
+            default:
                 Output.error("stub-server: cannot watch \(source): \(error)")
             }
             return 1
@@ -126,7 +146,12 @@ struct ServeCommand: Command, Equatable {
             return 1
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        Output.line("Serving \(catalog.stubs.count) stubs from \(source) at http://\(host):\(server.port)")
+        let scheme = options.https ? "https" : "http"
+        Output.line("Serving \(catalog.stubs.count) stubs from \(source) at \(scheme)://\(host):\(server.port)")
+        if let authority = server.certificateAuthorityFile {
+            Output.line(
+                "Certificate signed by the local authority \(authority.path) (stub-server trust: how to trust it)")
+        }
         Output.line(Self.connectionLine(limit: server.connectionLimit, chosen: options.maxConnections, fileLimit))
         if options.contracts, server.runtime.installContractChecks() {
             let count = catalog.stubs.filter { $0.contract != nil }.count

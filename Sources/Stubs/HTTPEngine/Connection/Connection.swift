@@ -9,7 +9,9 @@ import HTTPMessages
 /// One client connection: carries bytes between the socket, the decoder and the output queue, and carries out
 /// what its `ConnectionStateMachine` decides. It keeps no phase or timing logic of its own.
 final class Connection {
-    let socket: Socket
+    /// The socket, or TLS over it.
+    let transport: ConnectionTransport
+    var socket: Socket { transport.socket }
     /// Tells this connection apart from an earlier one on the same file descriptor.
     let id: UInt64
     private var machine: ConnectionStateMachine
@@ -37,10 +39,10 @@ final class Connection {
     static let waitingInputLimit = 65_536
 
     init(
-        socket: Socket, id: UInt64, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel,
-        now: Double
+        transport: ConnectionTransport, id: UInt64, limits: HTTPServer.Limits, responder: any HTTPResponder,
+        channel: LoopChannel, now: Double
     ) {
-        self.socket = socket
+        self.transport = transport
         self.id = id
         self.responder = responder
         self.channel = channel
@@ -54,11 +56,13 @@ final class Connection {
 
     var isClosed: Bool { machine.isClosed }
     var deadline: Double? { machine.deadline }
+    /// Input the transport holds that no readiness event will announce: read it before waiting.
+    var holdsInput: Bool { transport.holdsInput && interest.contains(.read) }
 
     /// What to wait for on the socket.
     var interest: Interest {
         guard !isClosed else { return [] }
-        var interest: Interest = output.isEmpty ? [] : .write
+        var interest: Interest = output.isEmpty && !transport.hasPendingOutput ? [] : .write
         let roomForInput = machine.decodesRequests || decoder.bufferedByteCount < Self.waitingInputLimit
         if machine.wantsRead, output.byteCount < Self.outputLimit, roomForInput { interest.insert(.read) }
         return interest
@@ -70,7 +74,7 @@ final class Connection {
     func readable(scratch: UnsafeMutableRawBufferPointer, now: Double) {
         var ended = false
         do {
-            while let count = try socket.read(into: scratch) {
+            while let count = try transport.read(into: scratch) {
                 if count == 0 {
                     ended = true
                     break
@@ -154,7 +158,9 @@ final class Connection {
                 break
             }
             guard let part else {
-                run(machine.inputExhausted(partial: decoder.hasPartialRequest, now: now), now: now)
+                // A TLS handshake under way is a request begun: a client that stalls in it meets the header timeout.
+                let partial = decoder.hasPartialRequest || transport.isMidHandshake
+                run(machine.inputExhausted(partial: partial, now: now), now: now)
                 break
             }
             switch part {
@@ -178,12 +184,12 @@ final class Connection {
             case .send(let wire):
                 append(wire)
             case .shutdownWrite:
-                socket.shutdownWrite()
+                transport.shutdownWrite()
             case .resetOnClose:
-                socket.setResetOnClose()
+                transport.setResetOnClose()
             case .close:
                 output = OutputQueue()
-                socket.close()
+                transport.close()
             case .writeStalled:
                 channel.stalledConnections.add(1, ordering: .relaxed)
             case .finish(let report, let began):
@@ -244,11 +250,11 @@ final class Connection {
         guard !isClosed else { return }
         let written: Int
         do {
-            written = try output.flush(to: socket)
+            written = try output.flush(to: transport)
         } catch {
             return run(machine.failed(), now: now)
         }
-        if output.isEmpty, machine.outputPending {
+        if output.isEmpty, !transport.hasPendingOutput, machine.outputPending {
             run(machine.outputDrained(now: now), now: now)
         } else if written > 0 {
             machine.outputProgressed(now: now)

@@ -43,16 +43,17 @@ struct OutputQueue {
         byteCount += file.bytes.count
     }
 
-    /// Writes as much as the socket takes now.
-    /// - Throws: `SocketError` when the connection failed.
-    /// - Returns: how many bytes the socket took.
+    /// Writes as much as the transport takes now, after what it still holds.
+    /// - Throws: `SocketError` (or `TLSError`) when the connection failed.
+    /// - Returns: how many bytes of the queue the transport took.
     @discardableResult
-    mutating func flush(to socket: Socket) throws -> Int {
+    mutating func flush(to transport: ConnectionTransport) throws -> Int {
+        try transport.flushPending()
         var total = 0
         while let first = chunks.first {
             let written: Int
             if case .file(let file) = first {
-                written = try socket.send(file, from: offset)
+                written = try transport.send(file, from: offset)
             } else {
                 var vectors: [iovec] = []
                 vectors.reserveCapacity(16)
@@ -60,7 +61,7 @@ struct OutputQueue {
                 // A file follows: the head waits for it (MSG_MORE), as one segment instead of two.
                 let more = run.count < chunks.count && run.count < 16
                 written = try Self.withVectors(run, offset: offset, &vectors) { vectors in
-                    try socket.send(vectors, more: more)
+                    try transport.send(vectors, more: more)
                 }
             }
             guard written > 0 else { return total }

@@ -8,6 +8,8 @@ final class EventLoop {
     private let responder: any HTTPResponder
     private let channel: LoopChannel
     private let onAcceptPause: (@Sendable (AcceptPause) -> Void)?
+    /// Each accepted socket's TLS, when the listener speaks HTTPS.
+    private let tls: (any TLSServerContext)?
     private var poller = SystemPoller()
     private var timers = TimerQueue()
     private var connections: [Int32: Connection] = [:]
@@ -18,8 +20,9 @@ final class EventLoop {
 
     init(
         listener: Socket, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel,
-        onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
+        tls: (any TLSServerContext)? = nil, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
     ) {
+        self.tls = tls
         self.listener = listener
         self.limits = limits
         self.responder = responder
@@ -75,6 +78,10 @@ final class EventLoop {
     /// Brings the poller registration and the timer of `connection` up to date, or forgets it once closed.
     private func update(_ connection: Connection, now: Double) {
         let fd = connection.socket.fd
+        // TLS may hold decrypted input the socket will not announce again.
+        while connection.holdsInput, !connection.isClosed {
+            connection.readable(scratch: scratch, now: now)
+        }
         guard !connection.isClosed else {
             poller.remove(fd)
             connections[fd] = nil
@@ -139,9 +146,17 @@ final class EventLoop {
                     refuse(socket)
                     continue
                 }
+                var transport = ConnectionTransport.plain(socket)
+                if let tls {
+                    guard let session = try? tls.session(on: socket) else {
+                        socket.close()
+                        continue
+                    }
+                    transport = .tls(session)
+                }
                 nextID += 1
                 let connection = Connection(
-                    socket: socket, id: nextID, limits: limits, responder: responder, channel: channel, now: now)
+                    transport: transport, id: nextID, limits: limits, responder: responder, channel: channel, now: now)
                 connections[socket.fd] = connection
                 connection.registered = .read
                 poller.add(socket.fd, .read)
@@ -170,12 +185,14 @@ final class EventLoop {
     }
 
     private func refuse(_ socket: Socket) {
+        // Over TLS the answer would need a handshake first: the client sees the connection close.
+        guard tls == nil else { return socket.close() }
         let limit = limits.maxConnections
         let error = HTTPError(.serviceUnavailable, "too many open connections (limit \(limit)); try again later")
         var date = HTTPDate()
         var output = OutputQueue()
         output.append(Response.error(error).serialized(date: date.now(), keepAlive: false))
-        _ = try? output.flush(to: socket)
+        _ = try? output.flush(to: .plain(socket))
         socket.close()
     }
 }

@@ -32,11 +32,15 @@ package final class HTTPServer: Sendable {
     /// What the server accepts and how long it waits.
     package let limits: Limits
     private let channel: LoopChannel
+    /// What the listener presents when it speaks HTTPS; nil for plain HTTP.
+    package let tls: TLSIdentity?
     private let lifecycle = Lock(Lifecycle())
 
-    /// Binds `host:port` (port 0: an ephemeral port); serving starts with `start(responder:)`.
+    /// Binds `host:port` (port 0: an ephemeral port); serving starts with `start(responder:)`. With `tls` (which
+    /// `TLSIdentity.validate()` has accepted), every connection speaks HTTPS with that identity.
     /// - Throws: `SocketError` when the address cannot be bound.
-    package init(host: String, port: UInt16, limits: Limits) throws(SocketError) {
+    package init(host: String, port: UInt16, limits: Limits, tls: TLSIdentity? = nil) throws(SocketError) {
+        self.tls = tls
         listener = try Socket.listen(host: host, port: port)
         do {
             self.port = Int(try listener.localPort())
@@ -69,11 +73,13 @@ package final class HTTPServer: Sendable {
     /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
     /// - Parameter onAcceptPause: called on the I/O thread each time accepting stops for want of descriptors.
     package func start(responder: some HTTPResponder, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil) {
-        let (listener, limits, channel) = (listener, limits, channel)
+        let (listener, limits, channel, identity) = (listener, limits, channel, tls)
         lifecycle.withLock { $0.started = true }
         LoopThread.start { [self] in
+            // Made on the I/O thread, which alone uses it; `validate()` loaded the same identity.
+            let tls = identity.flatMap { try? makeTLSContext($0) }
             EventLoop(
-                listener: listener, limits: limits, responder: responder, channel: channel,
+                listener: listener, limits: limits, responder: responder, channel: channel, tls: tls,
                 onAcceptPause: onAcceptPause
             ).run()
             let waiters = lifecycle.withLock { lifecycle in

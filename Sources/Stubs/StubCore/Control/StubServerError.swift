@@ -23,6 +23,9 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
     /// or the process has no descriptor left; `reason` is the system's (`bind 127.0.0.1:8080 failed: Address
     /// already in use`).
     case bindFailed(host: String, port: Int, reason: String)
+    /// The server could not serve HTTPS: the local authority's folder cannot be written or does not load, or
+    /// the platform has no TLS for the server; `reason` says which.
+    case httpsFailed(reason: String)
     /// A WebSocket close code a close frame may not carry (RFC 6455, 7.4).
     case invalidCloseCode(UInt16)
     /// A remote control could not carry out a call: nothing answered at `url`, or what answered was not a stub
@@ -57,6 +60,8 @@ public enum StubServerError: Error, Equatable, Sendable, Codable, CustomStringCo
                 + states.joined(separator: ", ")
         case .bindFailed(let host, let port, let reason):
             "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
+        case .httpsFailed(let reason):
+            "cannot serve HTTPS: \(reason)"
         case .invalidCloseCode(let code):
             "close code \(code) may not be sent: use 1000-1003, 1007-1014 or 3000-4999"
         case .controlFailed(let url, let reason):

@@ -184,6 +184,15 @@ package actor RawHTTPClient {
         return Array(buffer[..<count])
     }
 
+    /// Whatever has come and is not consumed yet, after at most one wait; nil once the server closed and nothing is
+    /// left.
+    /// - Throws: `ClientError.readFailed` on a timeout or a reset.
+    package func readAvailable() async throws -> [UInt8]? {
+        if buffer.isEmpty, try await fill() == nil { return nil }
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// Reads until the server closes; returns everything not yet consumed. A reset or a timeout also ends it.
     package func readToEnd() async -> [UInt8] {
         while (try? await fill()) != nil {}

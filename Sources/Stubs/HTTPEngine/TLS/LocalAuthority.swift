@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(COpenSSL)
+    import COpenSSL
+#endif
+
+/// A certificate authority of this machine's own, kept in a folder of the user's: made on first use, trusted once
+/// by each client (a simulator, the system, curl), and signing a leaf for every HTTPS server the package starts.
+///
+/// The folder holds `ca.pem` (the certificate clients trust) and `ca-key.pem` (readable by the user alone).
+package struct LocalAuthority: Sendable {
+    /// The folder the authority lives in.
+    package let folder: String
+    /// The authority's certificate, PEM-encoded: what a client trusts.
+    package let certificatePEM: String
+    private let keyPEM: String
+
+    /// `ca.pem` in `folder`: the file the trust commands name.
+    package var certificatePath: String { folder + "/ca.pem" }
+
+    /// The host names and addresses every leaf names.
+    package static let loopbackHosts = ["localhost", "127.0.0.1", "::1"]
+
+    /// The folder used unless one is given: `STUB_SERVER_AUTHORITY` when set; else, on macOS,
+    /// `~/Library/Application Support/stub-server/authority`, and elsewhere
+    /// `$XDG_DATA_HOME/stub-server/authority` (`~/.local/share` when unset).
+    package static var defaultFolder: String {
+        if let folder = environment("STUB_SERVER_AUTHORITY"), !folder.isEmpty { return folder }
+        let home = environment("HOME") ?? "."
+        #if os(macOS)
+            return home + "/Library/Application Support/stub-server/authority"
+        #else
+            let data = environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+            return data + "/stub-server/authority"
+        #endif
+    }
+
+    /// The authority in `folder`, made there first when the folder holds none. Two processes that make one at
+    /// once both end with the same authority: each writes its own into a folder beside, and the first to rename
+    /// its folder into place wins.
+    /// - Throws: `TLSError` when the folder cannot be written or holds an authority that does not load.
+    package static func loadOrCreate(in folder: String = defaultFolder) throws(TLSError) -> LocalAuthority {
+        if let existing = try load(folder) { return existing }
+        #if canImport(COpenSSL)
+            let key = try CertificateMaker.key()
+            defer { EVP_PKEY_free(key) }
+            let certificate = try CertificateMaker.certificate(
+                .init(commonName: "stub-server local authority", isAuthority: true, validUntil: 10 * 365 * 86_400),
+                key: key, issuer: nil)
+            defer { X509_free(certificate) }
+            let made = (certificate: PEM.text(certificate: certificate), key: PEM.text(privateKey: key))
+            let parent = String(folder.prefix(upTo: folder.lastIndex(of: "/") ?? folder.startIndex))
+            try makeFolders(parent.isEmpty ? "." : parent)
+            let staging = folder + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+            guard mkdir(staging, 0o755) == 0 else { throw TLSError("cannot make \(staging): \(errorText())") }
+            try write(made.certificate, to: staging + "/ca.pem", mode: 0o644)
+            try write(made.key, to: staging + "/ca-key.pem", mode: 0o600)
+            if rename(staging, folder) != 0 {
+                // Another process's authority came first (or the folder appeared meanwhile): use that one.
+                _ = unlink(staging + "/ca.pem")
+                _ = unlink(staging + "/ca-key.pem")
+                _ = rmdir(staging)
+            }
+            guard let authority = try load(folder) else { throw TLSError("\(folder) holds no authority") }
+            return authority
+        #else
+            throw TLSError("the local authority is made with OpenSSL, on Linux only for now")
+        #endif
+    }
+
+    /// The authority in `folder`, or nil when it has none.
+    private static func load(_ folder: String) throws(TLSError) -> LocalAuthority? {
+        guard let certificate = read(folder + "/ca.pem") else { return nil }
+        guard let key = read(folder + "/ca-key.pem") else {
+            throw TLSError("\(folder)/ca-key.pem is missing or unreadable: remove \(folder) to make a new authority")
+        }
+        return LocalAuthority(folder: folder, certificatePEM: certificate, keyPEM: key)
+    }
+
+    /// A leaf identity for `hosts` (and the loopback names), signed by this authority, valid from an hour ago
+    /// for a year, with a key of its own.
+    /// - Throws: `TLSError` when the authority's files do not load.
+    package func issue(hosts: [String] = []) throws(TLSError) -> TLSIdentity {
+        var names = Self.loopbackHosts
+        for host in hosts where !names.contains(host) { names.append(host) }
+        #if canImport(COpenSSL)
+            let authorityCertificates = try PEM.certificates(certificatePEM)
+            defer { for certificate in authorityCertificates { X509_free(certificate) } }
+            let authorityKey = try PEM.privateKey(keyPEM)
+            defer { EVP_PKEY_free(authorityKey) }
+            let key = try CertificateMaker.key()
+            defer { EVP_PKEY_free(key) }
+            let leaf = try CertificateMaker.certificate(
+                .init(commonName: names[0], hosts: names, validUntil: 365 * 86_400), key: key,
+                issuer: (authorityCertificates[0], authorityKey))
+            defer { X509_free(leaf) }
+            return TLSIdentity(
+                certificateChainPEM: PEM.text(certificate: leaf), privateKeyPEM: PEM.text(privateKey: key))
+        #else
+            throw TLSError("leaf certificates are made with OpenSSL, on Linux only for now")
+        #endif
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func write(_ text: String, to path: String, mode: mode_t) throws(TLSError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw TLSError("cannot write \(path): \(errorText())") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, $0.count - written) }
+            guard count > 0 else { throw TLSError("cannot write \(path): \(errorText())") }
+            written += count
+        }
+    }
+
+    /// `mkdir -p path`.
+    private static func makeFolders(_ path: String) throws(TLSError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw TLSError("cannot make \(current): \(errorText())")
+            }
+        }
+    }
+}

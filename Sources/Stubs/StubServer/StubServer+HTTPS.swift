@@ -1,0 +1,40 @@
+import HTTPEngine
+import StubCore
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension StubServer {
+    /// Serving HTTPS: TLS 1.2 and 1.3, HTTP/1.1 inside, with a certificate for `localhost`, `127.0.0.1`, `::1`
+    /// and `hosts`, signed by a certificate authority of this machine's own (made on first use).
+    ///
+    /// A client trusts the authority once: `stub-server trust` prints its file and the commands for a
+    /// simulator, macOS and Linux. The HTTPS guide says more.
+    public struct HTTPS: Sendable, Equatable {
+        /// The authority's folder; nil: the user's (`STUB_SERVER_AUTHORITY`, else a folder of the user's data).
+        public var authorityFolder: URL?
+        /// Host names and addresses the certificate names beside the loopback ones.
+        public var hosts: [String]
+
+        public init(authorityFolder: URL? = nil, hosts: [String] = []) {
+            self.authorityFolder = authorityFolder
+            self.hosts = hosts
+        }
+
+        /// The authority, and a leaf identity it signed for this server.
+        func identity() throws(StubServerError) -> (authority: LocalAuthority, identity: TLSIdentity) {
+            do {
+                let authority = try LocalAuthority.loadOrCreate(
+                    in: authorityFolder?.path ?? LocalAuthority.defaultFolder)
+                let identity = try authority.issue(hosts: hosts)
+                try identity.validate()
+                return (authority, identity)
+            } catch {
+                throw .httpsFailed(reason: error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+#if canImport(COpenSSL)
+    import COpenSSL
+
+    /// A TLS client for tests, on Linux through OpenSSL: it verifies the server's certificate against an authority
+    /// file and a host name as a strict client would, then sends and reads plaintext. The bytes travel through a
+    /// `RawHTTPClient`, so every wait parks the task instead of blocking a thread.
+    package final class TLSTestClient {
+        /// Why the handshake or a record failed, in OpenSSL's words (`certificate verify failed: unable to get local
+        /// issuer certificate`).
+        package struct Failure: Error, CustomStringConvertible {
+            package let description: String
+        }
+
+        private let raw: RawHTTPClient
+        private let context: OpaquePointer
+        private let ssl: OpaquePointer
+        private let incoming: OpaquePointer
+        private let outgoing: OpaquePointer
+
+        /// Connects to `127.0.0.1:port` and handshakes, asking for `host` (sent as the server name unless it is an
+        /// address) and verifying the certificate against `authority` (a PEM file) and `host`; nil: the
+        /// system's authorities.
+        /// - Parameter versions: the TLS 1.x versions offered, by their minor number (`2...3`: TLS 1.2 and 1.3).
+        /// - Throws: `Failure` when the handshake fails, `RawHTTPClient.ClientError` when the connection does.
+        package init(
+            port: Int, authority: String?, host: String = "localhost", versions: ClosedRange<Int32> = 2...3,
+            timeout: Int = 60
+        ) async throws {
+            raw = try await RawHTTPClient(port: port, timeout: timeout)
+            context = SSL_CTX_new(TLS_client_method())!
+            // TLS 1.x is 0x0301 + x on the wire; a session takes its context's versions when it is made.
+            _ = copenssl_set_versions(context, TLS1_VERSION + versions.lowerBound, TLS1_VERSION + versions.upperBound)
+            ssl = SSL_new(context)!
+            incoming = BIO_new(BIO_s_mem())!
+            outgoing = BIO_new(BIO_s_mem())!
+            copenssl_mem_eof_retries(incoming)
+            copenssl_mem_eof_retries(outgoing)
+            SSL_set_bio(ssl, incoming, outgoing)
+            if let authority {
+                _ = SSL_CTX_load_verify_locations(context, authority, nil)
+            } else {
+                _ = SSL_CTX_set_default_verify_paths(context)
+            }
+            SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
+            if host.contains(":") || host.allSatisfy({ $0 == "." || $0.isNumber }) {
+                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+            } else {
+                _ = copenssl_set_server_name(ssl, host)
+                _ = SSL_set1_host(ssl, host)
+            }
+            SSL_set_connect_state(ssl)
+            try await handshake()
+        }
+
+        deinit {
+            SSL_free(ssl)
+            SSL_CTX_free(context)
+        }
+
+        /// The protocol version agreed (`TLSv1.3`).
+        package var version: String { String(cString: SSL_get_version(ssl)) }
+
+        private func handshake() async throws {
+            while true {
+                ERR_clear_error()
+                let result = SSL_do_handshake(ssl)
+                try await flush()
+                if result == 1 { return }
+                guard SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ else { throw failure("handshake") }
+                guard let bytes = try await raw.readAvailable() else {
+                    throw Failure(description: "handshake: the server closed the connection")
+                }
+                _ = bytes.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32($0.count)) }
+            }
+        }
+
+        package func send(_ text: String) async throws {
+            let bytes = Array(text.utf8)
+            var written = 0
+            ERR_clear_error()
+            guard bytes.withUnsafeBytes({ SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }) == 1 else {
+                throw failure("write")
+            }
+            try await flush()
+        }
+
+        /// The plaintext until the server's `close_notify` or the connection's end.
+        package func readUntilClosed() async throws -> [UInt8] {
+            var plaintext: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                var count = 0
+                ERR_clear_error()
+                if chunk.withUnsafeMutableBytes({ SSL_read_ex(ssl, $0.baseAddress, $0.count, &count) }) == 1 {
+                    plaintext += chunk[0..<count]
+                    continue
+                }
+                switch SSL_get_error(ssl, 0) {
+                case SSL_ERROR_ZERO_RETURN:
+                    return plaintext
+                case SSL_ERROR_WANT_READ:
+                    guard let bytes = try await raw.readAvailable() else { return plaintext }
+                    _ = bytes.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32($0.count)) }
+                default:
+                    throw failure("read")
+                }
+            }
+        }
+
+        /// Sends the records OpenSSL made.
+        private func flush() async throws {
+            let count = Int(copenssl_pending(outgoing))
+            guard count > 0 else { return }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32(count)) }
+            try await raw.send(Array(bytes.prefix(Int(max(0, read)))))
+        }
+
+        private func failure(_ doing: String) -> Failure {
+            var reasons: [String] = []
+            while case let code = ERR_get_error(), code != 0 {
+                reasons.append(ERR_reason_error_string(code).map { String(cString: $0) } ?? "error \(code)")
+            }
+            let verify = SSL_get_verify_result(ssl)
+            if verify != X509_V_OK { reasons.append(String(cString: X509_verify_cert_error_string(verify))) }
+            return Failure(description: "\(doing): " + (reasons.isEmpty ? "failed" : reasons.joined(separator: ": ")))
+        }
+    }
+#endif
