@@ -13,6 +13,7 @@ enum Help {
           sweep      Run a command against every mutant of a stub's answer; report what it failed, crashed or hung on
           import     Write fixtures from an OpenAPI document (import openapi) or a HAR capture (import har)
           coverage   Report which variants, mutants and statuses a test run served, and gate on it
+          trust      Print the local certificate authority of 'serve --https' and how to trust it
           help       Show help for a command
 
         Run 'stub-server COMMAND --help' for a command's options.
@@ -49,6 +50,21 @@ enum Help {
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/
         (open it in a browser for the control page).
+        """
+
+    static let trust = """
+        Usage: stub-server trust [--authority DIR] [--simulator] [--remove]
+
+        Makes the local certificate authority that signs the certificates of 'serve --https' when there is none
+        (its key readable by you alone), then prints its certificate's file and the commands that make an iOS
+        simulator, macOS, Linux and curl trust it.
+
+        Options:
+          --authority DIR  The authority's folder (default: $STUB_SERVER_AUTHORITY, else the user's)
+          --simulator      Also run the simulator's command (xcrun simctl keychain booted add-root-cert)
+          --remove         Print the commands that stop trusting it instead (with --simulator: reset the booted
+                           simulator's keychain, which removes every certificate added to it)
+          -h, --help       Show this help
         """
 
     static let validate = """

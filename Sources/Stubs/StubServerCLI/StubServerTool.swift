@@ -13,7 +13,7 @@ enum StubServerTool {
         name: "stub-server", overview: Help.overview,
         commands: [
             ServeCommand.self, ValidateCommand.self, RoutesCommand.self, MutationsCommand.self, SweepCommand.self,
-            ImportOpenAPICommand.self,
+            ImportOpenAPICommand.self, TrustCommand.self,
         ],
         defaultCommand: ServeCommand.name)
 

@@ -21,6 +21,9 @@ package struct LocalAuthority: Sendable {
     /// `ca.pem` in `folder`: the file the trust commands name.
     package var certificatePath: String { folder + "/ca.pem" }
 
+    /// The authority certificate's subject (its common name).
+    package static let commonName = "stub-server local authority"
+
     /// The host names and addresses every leaf names.
     package static let loopbackHosts = ["localhost", "127.0.0.1", "::1"]
 
@@ -48,7 +51,7 @@ package struct LocalAuthority: Sendable {
             let key = try CertificateMaker.key()
             defer { EVP_PKEY_free(key) }
             let certificate = try CertificateMaker.certificate(
-                .init(commonName: "stub-server local authority", isAuthority: true, validUntil: 10 * 365 * 86_400),
+                .init(commonName: commonName, isAuthority: true, validUntil: 10 * 365 * 86_400),
                 key: key, issuer: nil)
             defer { X509_free(certificate) }
             let made = (certificate: PEM.text(certificate: certificate), key: PEM.text(privateKey: key))

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import HTTPEngine
+
+/// The local certificate authority: made once per folder, its key the user's alone, the same for every process
+/// that asks at once.
+#if canImport(COpenSSL)
+    @Suite(.timeLimit(.minutes(1)))
+    struct LocalAuthorityTests {
+        private func withFolder(_ body: (String) async throws -> Void) async throws {
+            let parent = FileManager.default.temporaryDirectory.appendingPathComponent("authorities-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: parent) }
+            try await body(parent.appendingPathComponent("nested/authority").path)
+        }
+
+        private func permissions(_ path: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+
+        @Test func theFirstUse_makesTheAuthority_keyReadableByTheUserAlone_andLaterUsesLoadIt() async throws {
+            try await withFolder { folder in
+                let made = try LocalAuthority.loadOrCreate(in: folder)
+                #expect(made.certificatePath == folder + "/ca.pem")
+                #expect(made.certificatePEM.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
+                #expect(try permissions(folder + "/ca-key.pem") == 0o600)
+                #expect(try permissions(folder + "/ca.pem") == 0o644)
+                let loaded = try LocalAuthority.loadOrCreate(in: folder)
+                #expect(loaded.certificatePEM == made.certificatePEM)
+                let first = try made.issue()
+                let second = try loaded.issue()
+                #expect(first.privateKeyPEM != second.privateKeyPEM, "each leaf has a key of its own")
+                try first.validate()
+            }
+        }
+
+        @Test func processesMakingItAtOnce_allEndWithTheSameAuthority() async throws {
+            try await withFolder { folder in
+                let made = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<6 { group.addTask { try LocalAuthority.loadOrCreate(in: folder).certificatePEM } }
+                    return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+                }
+                #expect(made.count == 1)
+                let parent = (folder as NSString).deletingLastPathComponent
+                #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["authority"], "no staging left")
+            }
+        }
+
+        @Test func aMissingKey_isAnErrorThatSaysHowToStartOver() async throws {
+            try await withFolder { folder in
+                _ = try LocalAuthority.loadOrCreate(in: folder)
+                try FileManager.default.removeItem(atPath: folder + "/ca-key.pem")
+                let error = #expect(throws: TLSError.self) { try LocalAuthority.loadOrCreate(in: folder) }
+                #expect(
+                    error?.description
+                        == "\(folder)/ca-key.pem is missing or unreadable: remove \(folder) to make a new authority")
+            }
+        }
+
+        @Test func anIdentityWhoseKeyIsNotTheCertificates_doesNotValidate() async throws {
+            try await withFolder { folder in
+                let authority = try LocalAuthority.loadOrCreate(in: folder)
+                let one = try authority.issue()
+                let other = try authority.issue()
+                let mixed = TLSIdentity(
+                    certificateChainPEM: one.certificateChainPEM, privateKeyPEM: other.privateKeyPEM)
+                let error = #expect(throws: TLSError.self) { try mixed.validate() }
+                #expect(error?.description.hasPrefix("the private key does not match the certificate") == true)
+                let garbage = TLSIdentity(certificateChainPEM: "not PEM", privateKeyPEM: one.privateKeyPEM)
+                #expect(throws: TLSError("no PEM certificate in the text")) { try garbage.validate() }
+            }
+        }
+    }
+#endif
