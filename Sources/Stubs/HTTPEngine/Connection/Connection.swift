@@ -158,9 +158,7 @@ final class Connection {
                 break
             }
             guard let part else {
-                // A TLS handshake under way is a request begun: a client that stalls in it meets the header timeout.
-                let partial = decoder.hasPartialRequest || transport.isMidHandshake
-                run(machine.inputExhausted(partial: partial, now: now), now: now)
+                run(machine.inputExhausted(partial: decoder.hasPartialRequest, now: now), now: now)
                 break
             }
             switch part {

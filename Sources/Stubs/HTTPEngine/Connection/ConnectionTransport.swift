@@ -68,14 +68,6 @@ enum ConnectionTransport {
         }
     }
 
-    /// A TLS handshake begun and not finished.
-    var isMidHandshake: Bool {
-        switch self {
-        case .plain: false
-        case .tls(let session): session.isMidHandshake
-        }
-    }
-
     /// Writes what `hasPendingOutput` counts, as far as the socket takes it.
     func flushPending() throws {
         if case .tls(let session) = self { try session.flushPending() }

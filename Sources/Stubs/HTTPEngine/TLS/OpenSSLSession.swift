@@ -3,6 +3,9 @@
     import Glibc
     import HTTPMessages
 
+    /// The handshake is no request: its bytes leave the connection's idle timer running, so a client that stalls
+    /// in it is closed at the idle timeout from its connect.
+    ///
     /// One connection's TLS through OpenSSL over two memory buffers: ciphertext the socket gave goes into one,
     /// records OpenSSL makes come out of the other and go to the socket with the engine's own calls. OpenSSL never
     /// touches the socket, so a peer that hung up is an `EPIPE` as on a plain connection, and the records of a
@@ -53,8 +56,6 @@
         }
 
         var hasPendingOutput: Bool { pendingOffset < pending.count }
-
-        var isMidHandshake: Bool { firstByteSeen && SSL_is_init_finished(ssl) != 1 }
 
         func read(into scratch: UnsafeMutableRawBufferPointer) throws -> Int? {
             holdsInput = false

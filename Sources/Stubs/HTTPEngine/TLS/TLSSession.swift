@@ -17,9 +17,6 @@ protocol TLSSession: AnyObject {
     func send(_ vectors: [iovec]) throws -> Int
     /// Records made that the socket has not taken yet.
     var hasPendingOutput: Bool { get }
-    /// Whether the client has begun its handshake and not finished it: the connection times it out as a request
-    /// begun (the header timeout).
-    var isMidHandshake: Bool { get }
     /// Whether plaintext may be ready without more from the socket (the last read filled its buffer).
     var holdsInput: Bool { get }
     func flushPending() throws
