@@ -27,9 +27,14 @@ import Testing
                 #expect(try permissions(folder + "/ca.pem") == 0o644)
                 let loaded = try LocalAuthority.loadOrCreate(in: folder)
                 #expect(loaded.certificatePEM == made.certificatePEM)
+                #expect(try permissions(folder + "/server-key.pem") == 0o600)
                 let first = try made.issue()
                 let second = try loaded.issue()
-                #expect(first.privateKeyPEM != second.privateKeyPEM, "each leaf has a key of its own")
+                #expect(
+                    first.privateKeyPEM == second.privateKeyPEM, "every valid leaf has the server key, to be pinned")
+                #expect(
+                    first.certificateChainPEM != second.certificateChainPEM, "each leaf is a certificate of its own")
+                #expect(try made.issue(leaf: .otherKey).privateKeyPEM != first.privateKeyPEM)
                 try first.validate()
             }
         }
@@ -61,7 +66,7 @@ import Testing
             try await withFolder { folder in
                 let authority = try LocalAuthority.loadOrCreate(in: folder)
                 let one = try authority.issue()
-                let other = try authority.issue()
+                let other = try authority.issue(leaf: .otherKey)
                 let mixed = TLSIdentity(
                     certificateChainPEM: one.certificateChainPEM, privateKeyPEM: other.privateKeyPEM)
                 let error = #expect(throws: TLSError.self) { try mixed.validate() }

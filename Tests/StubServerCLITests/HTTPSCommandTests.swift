@@ -50,12 +50,14 @@
                 "quoted: the folder has a space")
             #expect(lines.contains { $0.hasPrefix("    security add-trusted-cert -r trustRoot") })
             #expect(lines.contains { $0.contains("update-ca-certificates") })
+            #expect(lines.last?.hasPrefix("  sha256//") == true, "the server key's pin")
             let remove = try await CLIRunner.run(["trust", "--remove", "--authority", folder.path])
             #expect(remove.stdout.contains("    xcrun simctl keychain booted reset\n"))
             #expect(remove.stdout.contains("    security remove-trusted-cert '\(path)'\n"))
             let misuse = try await CLIRunner.run(["serve", "--authority", folder.path])
             #expect(misuse.status == 64)
-            #expect(misuse.stderr.hasPrefix("stub-server: --authority and --certificate-host need --https"))
+            #expect(
+                misuse.stderr.hasPrefix("stub-server: --authority, --certificate-host and --tls-failure need --https"))
         }
     }
 #endif

@@ -17,15 +17,68 @@ import Testing
     @Suite(.timeLimit(.minutes(1)))
     struct HTTPSTests {
         /// A server of the test catalog over HTTPS with an authority of its own in a fresh folder.
+        /// Each TLS failure, as a strict client that trusts the authority meets it, and as curl reports it.
+        @Test(arguments: TLSFailure.allCases)
+        func eachTLSFailure_failsAStrictClient_andCurl_withItsOwnError(_ failure: TLSFailure) async throws {
+            try await withHTTPSServer(failure: failure) { server, authority in
+                let pin = try LocalAuthority.loadOrCreate(in: (authority as NSString).deletingLastPathComponent)
+                    .serverKeyPin()
+                // A stalled handshake is a silence: the client gives up after a 2 s window.
+                let strict: String
+                do {
+                    let client = try await TLSTestClient(port: server.port, authority: authority, timeout: 2)
+                    strict = client.serverKeyPin == pin ? "accepted" : "accepted another key"
+                } catch let failure as TLSTestClient.Failure {
+                    strict = failure.description
+                } catch RawHTTPClient.ClientError.readFailed(let code) {
+                    strict = code == EAGAIN ? "no answer" : "read failed: errno \(code)"
+                }
+                let curl = try await Self.curl([
+                    "-sS", "--max-time", "2", "--cacert", authority, "--pinnedpubkey", pin,
+                    "\(server.baseURL)/albums/1",
+                ])
+                let expected: (strict: String, curl: Int32, says: String) =
+                    switch failure {
+                    case .expired: ("certificate has expired", 60, "certificate has expired")
+                    case .notYetValid: ("certificate is not yet valid", 60, "certificate is not yet valid")
+                    case .wrongHost: ("hostname mismatch", 60, "no alternative certificate subject name matches")
+                    case .selfSigned: ("self-signed certificate", 60, "self-signed certificate")
+                    case .unknownAuthority: ("unable to get local issuer certificate", 60, "unable to get local issuer")
+                    case .otherKey: ("accepted another key", 90, "public key does not match pinned public key")
+                    case .oldProtocol: ("alert protocol version", 35, "SSL routines")
+                    case .handshakeReset: ("read failed: errno \(ECONNRESET)", 35, "Connection reset by peer")
+                    case .handshakeStall: ("no answer", 28, "timed out")
+                    }
+                #expect(strict.contains(expected.strict), "\(strict)")
+                #expect(curl.status == expected.curl, "\(curl.stderr)")
+                #expect(curl.stderr.contains(expected.says), "\(curl.stderr)")
+                #expect(server.journal().isEmpty, "no request got through")
+            }
+        }
+
+        @Test func withoutAFailure_theStrictClientSeesTheServerKey_andCurlPinningItGetsTheFixture() async throws {
+            try await withHTTPSServer { server, authority in
+                let pin = try LocalAuthority.loadOrCreate(in: (authority as NSString).deletingLastPathComponent)
+                    .serverKeyPin()
+                let client = try await TLSTestClient(port: server.port, authority: authority)
+                #expect(client.serverKeyPin == pin)
+                let curl = try await Self.curl([
+                    "-sS", "--cacert", authority, "--pinnedpubkey", pin, "\(server.baseURL)/albums/1",
+                ])
+                #expect(curl.output == #"{"id":"1"}"#)
+            }
+        }
+
         /// Its idle timeout, which bounds a handshake, is a minute: a test task may run seconds late on a busy machine.
         private func withHTTPSServer(
-            hosts: [String] = [], idleTimeout: Duration = .seconds(60),
+            hosts: [String] = [], failure: TLSFailure? = nil, idleTimeout: Duration = .seconds(60),
             _ body: (StubServer, _ authority: String) async throws -> Void
         ) async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
             let configuration = StubServer.Configuration(
-                idleTimeout: idleTimeout, https: StubServer.HTTPS(authorityFolder: folder, hosts: hosts))
+                idleTimeout: idleTimeout,
+                https: StubServer.HTTPS(authorityFolder: folder, hosts: hosts, failure: failure))
             try await withTestServer(configuration) { server, _ in
                 try await body(server, folder.appendingPathComponent("ca.pem").path)
             }
@@ -266,13 +319,17 @@ import Testing
             return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
         }
 
-        /// Runs curl; `--max-time` bounds it.
-        private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        /// Runs curl; `--max-time` bounds it (a later `--max-time` in `arguments` wins).
+        private static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String, stderr: String)
+        {
             let curl = try ChildProcess("/usr/bin/curl", arguments: ["--max-time", "60"] + arguments)
             var ended = await curl.exit(within: 60)
             if ended == nil { ended = await curl.kill() }
             let output = await curl.stdout!.end(within: 60) ?? curl.stdout!.received
-            return (ended?.status ?? -1, String(decoding: output, as: UTF8.self))
+            let errors = await curl.stderr!.end(within: 60) ?? curl.stderr!.received
+            return (
+                ended?.status ?? -1, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+            )
         }
     }
 #endif

@@ -18,10 +18,13 @@ extension StubServer {
         public var authorityFolder: URL?
         /// Host names and addresses the certificate names beside the loopback ones.
         public var hosts: [String]
+        /// How every connection fails instead of handshaking as it should; nil: none.
+        public var failure: TLSFailure?
 
-        public init(authorityFolder: URL? = nil, hosts: [String] = []) {
+        public init(authorityFolder: URL? = nil, hosts: [String] = [], failure: TLSFailure? = nil) {
             self.authorityFolder = authorityFolder
             self.hosts = hosts
+            self.failure = failure
         }
 
         /// The authority, and a leaf identity it signed for this server.
@@ -29,12 +32,33 @@ extension StubServer {
             do {
                 let authority = try LocalAuthority.loadOrCreate(
                     in: authorityFolder?.path ?? LocalAuthority.defaultFolder)
-                let identity = try authority.issue(hosts: hosts)
+                var identity = try authority.issue(hosts: hosts, leaf: leaf)
+                switch failure {
+                case .oldProtocol: identity.versions = .tls11 ... .tls11
+                case .handshakeReset: identity.handshake = .reset
+                case .handshakeStall: identity.handshake = .stalled
+                default: break
+                }
                 try identity.validate()
                 return (authority, identity)
             } catch {
                 throw .httpsFailed(reason: error.description)
             }
+        }
+    }
+}
+
+extension StubServer.HTTPS {
+    /// The leaf a failure presents.
+    fileprivate var leaf: LocalAuthority.Leaf {
+        switch failure {
+        case .expired: .expired
+        case .notYetValid: .notYetValid
+        case .wrongHost: .wrongHost
+        case .selfSigned: .selfSigned
+        case .unknownAuthority: .unknownAuthority
+        case .otherKey: .otherKey
+        case .oldProtocol, .handshakeReset, .handshakeStall, nil: .valid
         }
     }
 }

@@ -22,7 +22,7 @@ enum Help {
     static let serve = """
         Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
                                  [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N] [--no-contracts]
-                                 [--https [--authority DIR] [--certificate-host NAME]...]
+                                 [--https [--authority DIR] [--certificate-host NAME]... [--tls-failure ID]]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -46,6 +46,8 @@ enum Help {
                            'stub-server trust' prints how to trust it)
           --authority DIR  The local authority's folder (default: $STUB_SERVER_AUTHORITY, else the user's)
           --certificate-host NAME  Also name NAME (a host or an address) in the certificate; repeatable
+          --tls-failure ID  Fail every connection's TLS this way: expired, not-yet-valid, wrong-host, self-signed,
+                           unknown-authority, other-key, old-protocol, handshake-reset, handshake-stall
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/
@@ -57,7 +59,7 @@ enum Help {
 
         Makes the local certificate authority that signs the certificates of 'serve --https' when there is none
         (its key readable by you alone), then prints its certificate's file and the commands that make an iOS
-        simulator, macOS, Linux and curl trust it.
+        simulator, macOS, Linux and curl trust it, and the pin of the key every server's certificate has.
 
         Options:
           --authority DIR  The authority's folder (default: $STUB_SERVER_AUTHORITY, else the user's)

@@ -3,6 +3,7 @@ import Dispatch
 import HTTPEngine
 import Locking
 import StubContracts
+import StubCore
 import StubServer
 
 #if canImport(FoundationEssentials)
@@ -44,6 +45,8 @@ struct ServeCommand: Command, Equatable {
         var authority: String?
         /// Names and addresses the certificate names beside the loopback ones.
         var certificateHosts: [String] = []
+        /// How every connection's TLS fails.
+        var tlsFailure: TLSFailure?
     }
 
     static func parse(_ reader: inout OptionReader) throws(UsageError) -> ServeCommand {
@@ -61,6 +64,9 @@ struct ServeCommand: Command, Equatable {
                 options.https = true
             case .option("--authority"): options.authority = try reader.value()
             case .option("--certificate-host"): options.certificateHosts.append(try reader.value())
+            case .option("--tls-failure"):
+                let ids = TLSFailure.allCases.map(\.id).joined(separator: ", ")
+                options.tlsFailure = try reader.value("one of \(ids)") { TLSFailure(rawValue: $0) }
             case .option("--watch"):
                 try reader.flag()
                 options.watch = true
@@ -78,8 +84,8 @@ struct ServeCommand: Command, Equatable {
             case .option, .operand: throw reader.unknown()
             }
         }
-        if !options.https, options.authority != nil || !options.certificateHosts.isEmpty {
-            throw UsageError("--authority and --certificate-host need --https", command: name)
+        if !options.https, options.authority != nil || !options.certificateHosts.isEmpty || options.tlsFailure != nil {
+            throw UsageError("--authority, --certificate-host and --tls-failure need --https", command: name)
         }
         if options.watch, options.file != nil {
             throw UsageError("--watch watches a fixtures folder; it cannot be used with --file", command: name)
@@ -127,8 +133,9 @@ struct ServeCommand: Command, Equatable {
             },
             https: options.https
                 ? StubServer.HTTPS(
-                    authorityFolder: options.authority.map { URL(fileURLWithPath: $0) }, hosts: options.certificateHosts
-                )
+                    authorityFolder: options.authority.map { URL(fileURLWithPath: $0) },
+                    hosts: options.certificateHosts,
+                    failure: options.tlsFailure)
                 : nil)
         let server: StubServer
         do {

@@ -45,6 +45,10 @@ struct TrustCommand: Command, Equatable {
             return 1
         }
         Output.line(Self.instructions(path: authority.certificatePath, remove: remove))
+        if !remove, let pin = try? authority.serverKeyPin() {
+            Output.line("The key every server's certificate has, as a pin (SHA-256 of its SubjectPublicKeyInfo):")
+            Output.line("  \(pin)")
+        }
         guard simulator else { return 0 }
         return Self.runSimulatorCommand(path: authority.certificatePath, remove: remove)
     }

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -10,13 +12,33 @@
 /// A certificate authority of this machine's own, kept in a folder of the user's: made on first use, trusted once
 /// by each client (a simulator, the system, curl), and signing a leaf for every HTTPS server the package starts.
 ///
-/// The folder holds `ca.pem` (the certificate clients trust) and `ca-key.pem` (readable by the user alone).
+/// The folder holds `ca.pem` (the certificate clients trust), `ca-key.pem` and `server-key.pem` (the key of every
+/// leaf, so that an app can pin it; both readable by the user alone).
 package struct LocalAuthority: Sendable {
     /// The folder the authority lives in.
     package let folder: String
     /// The authority's certificate, PEM-encoded: what a client trusts.
     package let certificatePEM: String
     private let keyPEM: String
+    /// The key every valid leaf has.
+    private let serverKeyPEM: String
+
+    /// How a leaf differs from the one a client should accept.
+    package enum Leaf: Sendable, CaseIterable {
+        case valid
+        /// Its validity ended yesterday.
+        case expired
+        /// Its validity starts tomorrow.
+        case notYetValid
+        /// It names `wrong-host.invalid` only.
+        case wrongHost
+        /// Signed by its own key, not the authority's.
+        case selfSigned
+        /// Signed by an authority of its own that no client trusts.
+        case unknownAuthority
+        /// Valid, with a key other than the server key: what a pinning client refuses.
+        case otherKey
+    }
 
     /// `ca.pem` in `folder`: the file the trust commands name.
     package var certificatePath: String { folder + "/ca.pem" }
@@ -54,17 +76,22 @@ package struct LocalAuthority: Sendable {
                 .init(commonName: commonName, isAuthority: true, validUntil: 10 * 365 * 86_400),
                 key: key, issuer: nil)
             defer { X509_free(certificate) }
-            let made = (certificate: PEM.text(certificate: certificate), key: PEM.text(privateKey: key))
+            let serverKey = try CertificateMaker.key()
+            defer { EVP_PKEY_free(serverKey) }
+            let made = (
+                certificate: PEM.text(certificate: certificate), key: PEM.text(privateKey: key),
+                serverKey: PEM.text(privateKey: serverKey)
+            )
             let parent = String(folder.prefix(upTo: folder.lastIndex(of: "/") ?? folder.startIndex))
             try makeFolders(parent.isEmpty ? "." : parent)
             let staging = folder + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
             guard mkdir(staging, 0o755) == 0 else { throw TLSError("cannot make \(staging): \(errorText())") }
             try write(made.certificate, to: staging + "/ca.pem", mode: 0o644)
             try write(made.key, to: staging + "/ca-key.pem", mode: 0o600)
+            try write(made.serverKey, to: staging + "/server-key.pem", mode: 0o600)
             if rename(staging, folder) != 0 {
                 // Another process's authority came first (or the folder appeared meanwhile): use that one.
-                _ = unlink(staging + "/ca.pem")
-                _ = unlink(staging + "/ca-key.pem")
+                for file in ["ca.pem", "ca-key.pem", "server-key.pem"] { _ = unlink(staging + "/" + file) }
                 _ = rmdir(staging)
             }
             guard let authority = try load(folder) else { throw TLSError("\(folder) holds no authority") }
@@ -77,35 +104,82 @@ package struct LocalAuthority: Sendable {
     /// The authority in `folder`, or nil when it has none.
     private static func load(_ folder: String) throws(TLSError) -> LocalAuthority? {
         guard let certificate = read(folder + "/ca.pem") else { return nil }
-        guard let key = read(folder + "/ca-key.pem") else {
-            throw TLSError("\(folder)/ca-key.pem is missing or unreadable: remove \(folder) to make a new authority")
+        var keys: [String] = []
+        for file in ["ca-key.pem", "server-key.pem"] {
+            guard let key = read(folder + "/" + file) else {
+                throw TLSError("\(folder)/\(file) is missing or unreadable: remove \(folder) to make a new authority")
+            }
+            keys.append(key)
         }
-        return LocalAuthority(folder: folder, certificatePEM: certificate, keyPEM: key)
+        return LocalAuthority(folder: folder, certificatePEM: certificate, keyPEM: keys[0], serverKeyPEM: keys[1])
     }
 
-    /// A leaf identity for `hosts` (and the loopback names), signed by this authority, valid from an hour ago
-    /// for a year, with a key of its own.
+    /// A leaf identity for `hosts` (and the loopback names) with the server key, signed by this authority, valid
+    /// from an hour ago for a year; or, with `leaf`, one of the ways a leaf fails a client.
     /// - Throws: `TLSError` when the authority's files do not load.
-    package func issue(hosts: [String] = []) throws(TLSError) -> TLSIdentity {
+    package func issue(hosts: [String] = [], leaf: Leaf = .valid) throws(TLSError) -> TLSIdentity {
         var names = Self.loopbackHosts
         for host in hosts where !names.contains(host) { names.append(host) }
+        if leaf == .wrongHost { names = ["wrong-host.invalid"] }
+        let day = 86_400
+        let (validFrom, validUntil) =
+            switch leaf {
+            case .expired: (-2 * 365 * day, -day)
+            case .notYetValid: (day, 366 * day)
+            default: (-3600, 365 * day)
+            }
         #if canImport(COpenSSL)
-            let authorityCertificates = try PEM.certificates(certificatePEM)
-            defer { for certificate in authorityCertificates { X509_free(certificate) } }
-            let authorityKey = try PEM.privateKey(keyPEM)
-            defer { EVP_PKEY_free(authorityKey) }
-            let key = try CertificateMaker.key()
+            let key = leaf == .otherKey ? try CertificateMaker.key() : try PEM.privateKey(serverKeyPEM)
             defer { EVP_PKEY_free(key) }
-            let leaf = try CertificateMaker.certificate(
-                .init(commonName: names[0], hosts: names, validUntil: 365 * 86_400), key: key,
-                issuer: (authorityCertificates[0], authorityKey))
-            defer { X509_free(leaf) }
+            let signer = try self.signer(for: leaf)
+            defer {
+                if let signer {
+                    X509_free(signer.certificate)
+                    EVP_PKEY_free(signer.key)
+                }
+            }
+            let certificate = try CertificateMaker.certificate(
+                .init(commonName: names[0], hosts: names, validFrom: validFrom, validUntil: validUntil), key: key,
+                issuer: signer)
+            defer { X509_free(certificate) }
             return TLSIdentity(
-                certificateChainPEM: PEM.text(certificate: leaf), privateKeyPEM: PEM.text(privateKey: key))
+                certificateChainPEM: PEM.text(certificate: certificate), privateKeyPEM: PEM.text(privateKey: key))
         #else
             throw TLSError("leaf certificates are made with OpenSSL, on Linux only for now")
         #endif
     }
+
+    /// The server key's pin as clients write it: `sha256//` and the Base64 of the SHA-256 of its
+    /// SubjectPublicKeyInfo (what `curl --pinnedpubkey` takes, and what apps that pin a public key compare).
+    package func serverKeyPin() throws(TLSError) -> String {
+        #if canImport(COpenSSL)
+            let key = try PEM.privateKey(serverKeyPEM)
+            defer { EVP_PKEY_free(key) }
+            return "sha256//" + Base64.encode(try PEM.publicKeyDigest(key))
+        #else
+            throw TLSError("pins are computed with OpenSSL, on Linux only for now")
+        #endif
+    }
+
+    #if canImport(COpenSSL)
+        /// Who signs a leaf of this kind (nil: the leaf's own key); the caller frees both.
+        private func signer(for leaf: Leaf) throws(TLSError) -> (certificate: OpaquePointer, key: OpaquePointer)? {
+            switch leaf {
+            case .selfSigned:
+                return nil
+            case .unknownAuthority:
+                let key = try CertificateMaker.key()
+                let certificate = try CertificateMaker.certificate(
+                    .init(commonName: "an authority no client trusts", isAuthority: true, validUntil: 365 * 86_400),
+                    key: key, issuer: nil)
+                return (certificate, key)
+            default:
+                let certificates = try PEM.certificates(certificatePEM)
+                for extra in certificates.dropFirst() { X509_free(extra) }
+                return (certificates[0], try PEM.privateKey(keyPEM))
+            }
+        }
+    #endif
 
     private static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

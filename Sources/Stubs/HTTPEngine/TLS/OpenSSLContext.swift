@@ -4,14 +4,18 @@
     /// A listener's OpenSSL context: its identity loaded once, a session made from it per accepted socket.
     final class OpenSSLContext: TLSServerContext {
         private let context: OpaquePointer
+        private let handshake: TLSIdentity.Handshake
 
         init(_ identity: TLSIdentity) throws(TLSError) {
             guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLErrors.take("SSL_CTX_new") }
             self.context = context
-            let lowest = identity.lowestVersion == .tls13 ? TLS1_3_VERSION : TLS1_2_VERSION
-            guard copenssl_set_versions(context, lowest, TLS1_3_VERSION) == 1 else {
-                throw OpenSSLErrors.take("protocol versions")
-            }
+            handshake = identity.handshake
+            // TLS 1.x is 0x0301 + x on the wire.
+            let (lowest, highest) = (identity.versions.lowerBound.rawValue, identity.versions.upperBound.rawValue)
+            guard copenssl_set_versions(context, TLS1_VERSION + Int32(lowest), TLS1_VERSION + Int32(highest)) == 1
+            else { throw OpenSSLErrors.take("protocol versions") }
+            // TLS 1.1 needs SHA-1 and the ciphers of its day, which the default security level refuses.
+            if identity.versions.lowerBound < .tls12 { SSL_CTX_set_security_level(context, 0) }
             // Every connection handshakes in full: no session state kept between them, none to go stale.
             copenssl_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
             copenssl_no_tickets_or_renegotiation(context)
@@ -37,7 +41,7 @@
         }
 
         func session(on socket: Socket) throws(TLSError) -> any TLSSession {
-            try OpenSSLSession(context: context, socket: socket)
+            try OpenSSLSession(context: context, socket: socket, handshake: handshake)
         }
     }
 

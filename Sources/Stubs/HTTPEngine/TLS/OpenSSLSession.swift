@@ -28,13 +28,14 @@
         private var peerClosed = false
         private var firstByteSeen = false
         private(set) var holdsInput = false
+        private let handshake: TLSIdentity.Handshake
 
         /// Most plaintext taken in one `send`: the records it makes wait in memory until the socket takes them.
         static let sendLimit = 65_536
         /// A TLS record's most plaintext.
         static let recordSize = 16_384
 
-        init(context: OpaquePointer, socket: Socket) throws(TLSError) {
+        init(context: OpaquePointer, socket: Socket, handshake: TLSIdentity.Handshake) throws(TLSError) {
             guard let ssl = SSL_new(context) else { throw OpenSSLErrors.take("SSL_new") }
             guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
                 SSL_free(ssl)
@@ -49,6 +50,7 @@
             self.incoming = incoming
             self.outgoing = outgoing
             self.socket = socket
+            self.handshake = handshake
         }
 
         deinit {
@@ -110,6 +112,13 @@
                     socketEnded = true
                     return
                 }
+            }
+            switch handshake {
+            case .answered: break
+            case .reset:
+                socket.setResetOnClose()
+                throw TLSError("the hello is answered with a reset (handshake-reset)")
+            case .stalled: return  // read and dropped: OpenSSL never sees a hello to answer
             }
             _ = BIO_write(incoming, scratch.baseAddress, Int32(count))
         }

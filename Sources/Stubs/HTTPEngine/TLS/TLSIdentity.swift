@@ -1,17 +1,33 @@
-/// What a TLS listener presents: its certificate chain and private key, PEM-encoded, and the protocol versions
-/// it accepts.
+/// What a TLS listener presents: its certificate chain and private key, PEM-encoded, the protocol versions it
+/// accepts, and how it takes a client's hello.
 package struct TLSIdentity: Sendable, Equatable {
     /// The leaf certificate first, then any intermediate (PEM).
     package var certificateChainPEM: String
     /// The leaf's private key (PEM, unencrypted).
     package var privateKeyPEM: String
-    /// The oldest version accepted; the newest is always TLS 1.3.
-    package var lowestVersion: TLSVersion
+    /// The versions accepted.
+    package var versions: ClosedRange<TLSVersion>
+    /// What the listener does with a client's hello.
+    package var handshake: Handshake
 
-    package init(certificateChainPEM: String, privateKeyPEM: String, lowestVersion: TLSVersion = .tls12) {
+    /// How a listener takes a client's hello.
+    package enum Handshake: Sendable, Equatable {
+        /// Answers it.
+        case answered
+        /// Resets the connection when the hello arrives.
+        case reset
+        /// Reads it and answers nothing: the connection waits for the idle timeout.
+        case stalled
+    }
+
+    package init(
+        certificateChainPEM: String, privateKeyPEM: String, versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
+        handshake: Handshake = .answered
+    ) {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
-        self.lowestVersion = lowestVersion
+        self.versions = versions
+        self.handshake = handshake
     }
 
     /// Loads the identity as a listener would.
@@ -22,9 +38,13 @@ package struct TLSIdentity: Sendable, Equatable {
 }
 
 /// A TLS protocol version.
-package enum TLSVersion: String, Sendable, CaseIterable {
-    case tls12 = "TLS 1.2"
-    case tls13 = "TLS 1.3"
+package enum TLSVersion: Int, Sendable, CaseIterable, Comparable {
+    /// Served only to stand for a server too old for today's clients, which refuse it.
+    case tls11 = 1
+    case tls12 = 2
+    case tls13 = 3
+
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The listener's context for `identity`, made with the platform's TLS library.

@@ -1,5 +1,6 @@
 #if canImport(COpenSSL)
     import COpenSSL
+    import Foundation
 
     /// A TLS client for tests, on Linux through OpenSSL: it verifies the server's certificate against an authority
     /// file and a host name as a strict client would, then sends and reads plaintext. The bytes travel through a
@@ -75,6 +76,22 @@
         deinit {
             SSL_free(ssl)
             SSL_CTX_free(context)
+        }
+
+        /// The pin of the server's key: `sha256//` and the Base64 of the SHA-256 of its SubjectPublicKeyInfo.
+        package var serverKeyPin: String {
+            guard let certificate = SSL_get1_peer_certificate(ssl) else { return "(no certificate)" }
+            defer { X509_free(certificate) }
+            let key = X509_get_pubkey(certificate)
+            defer { EVP_PKEY_free(key) }
+            var der: UnsafeMutablePointer<UInt8>?
+            let count = i2d_PUBKEY(key, &der)
+            guard count > 0, let der else { return "(no key)" }
+            defer { copenssl_free(der) }
+            var digest = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            _ = EVP_Digest(der, Int(count), &digest, &length, EVP_sha256(), nil)
+            return "sha256//" + Data(digest).base64EncodedString()
         }
 
         /// The protocol version agreed (`TLSv1.3`).
