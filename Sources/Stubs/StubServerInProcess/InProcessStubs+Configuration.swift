@@ -23,12 +23,18 @@ extension InProcessStubs {
         /// The folder every answer is recorded in for the coverage report (`stub-server coverage`): one JSON line
         /// each, with the test that was running. Nil: `STUB_COVERAGE_DIR`'s, when set; else nothing is recorded.
         public var coverage: URL?
+        /// How every `https` request's TLS fails, as the error URLSession raises for it; nil: none. No request
+        /// reaches the stubs (or the journal), as none gets through a failed handshake. The HTTPS guide lists each
+        /// failure's `URLError`; `.otherKey` needs a real handshake (a pinning delegate checks the key), so in
+        /// process it fails every request with `.unsupportedURL` saying so.
+        public var tlsFailure: TLSFailure?
 
         public init(
             variant: String? = nil, maxBodyBytes: Int = 1 << 20, journalCapacity: Int = 1_000,
             redaction: Redaction = Redaction(), seed: UInt64? = nil, chaos: Double = 0,
-            onReload: (@Sendable (ReloadReport) -> Void)? = nil, coverage: URL? = nil
+            onReload: (@Sendable (ReloadReport) -> Void)? = nil, coverage: URL? = nil, tlsFailure: TLSFailure? = nil
         ) {
+            self.tlsFailure = tlsFailure
             self.coverage = coverage
             self.variant = variant
             self.maxBodyBytes = maxBodyBytes

@@ -119,6 +119,9 @@ public final class InProcessStubs: LocalStubControl {
     /// Decides `request` and starts its answer through `channel`.
     private func answer(_ request: URLRequest, through channel: ClientChannel) -> StubLoad {
         let url = request.url ?? URL(string: "about:blank")!
+        if let failure = configuration.tlsFailure, url.scheme?.lowercased() == "https" {
+            return failHandshake(failure, request: request, url: url, through: channel)
+        }
         var answer: StubAnswer
         var onStreamEnd: (@Sendable (Int) -> Void)?
         do {
@@ -156,8 +159,56 @@ public final class InProcessStubs: LocalStubControl {
         return load
     }
 
+    /// Ends a request as URLSession ends one whose TLS handshake failed this way: the failure's `URLError`, or,
+    /// for a stalled handshake, `.timedOut` once the request's timeout passes.
+    private func failHandshake(
+        _ failure: TLSFailure, request: URLRequest, url: URL, through channel: ClientChannel
+    ) -> StubLoad {
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        let load = StubLoad(
+            answer: StubAnswer(status: .ok, delivery: .fault(.hang)), url: url, omitsBody: true,
+            timeout: .milliseconds(Int(timeout * 1000)), channel: channel
+        ) { [weak self] in self?.forget(channel) }
+        let started = loads.withLock { loads in
+            loads?[ObjectIdentifier(channel)] = load
+            return loads != nil
+        }
+        guard started else {
+            load.fail(.cannotConnectToHost, "the in-process stub server has stopped")
+            return load
+        }
+        if let (code, message) = failure.urlError {
+            load.fail(code, message + " (tls-failure \(failure.id))")
+        } else {
+            load.start()  // handshake-stall: nothing comes until the request's timeout
+        }
+        return load
+    }
+
     private func forget(_ channel: ClientChannel) {
         loads.withLock { _ = $0?.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+}
+
+extension TLSFailure {
+    /// The error URLSession raises when a handshake fails this way, and its description; nil for a stalled
+    /// handshake, which ends with the request's timeout.
+    var urlError: (URLError.Code, String)? {
+        switch self {
+        case .expired: (.serverCertificateHasBadDate, "the server's certificate has expired")
+        case .notYetValid: (.serverCertificateNotYetValid, "the server's certificate is not yet valid")
+        case .wrongHost: (.serverCertificateUntrusted, "the server's certificate names another host")
+        case .selfSigned: (.serverCertificateUntrusted, "the server's certificate is self-signed")
+        case .unknownAuthority: (.serverCertificateUntrusted, "the server's certificate is from an unknown authority")
+        case .otherKey:
+            (
+                .unsupportedURL,
+                "other-key needs a real TLS handshake for a pinning delegate to check: serve it with StubServer over HTTPS"
+            )
+        case .oldProtocol: (.secureConnectionFailed, "the server speaks TLS 1.1 only")
+        case .handshakeReset: (.secureConnectionFailed, "the server reset the connection during the handshake")
+        case .handshakeStall: nil
+        }
     }
 }
 
