@@ -23,7 +23,8 @@
 # (Sources/Stubs/StubCore's resource collections: request bodies on every method; dictionary Fuzz/stub.dict) and coverage
 # (Sources/Stubs/StubCoverage: records, xUnit results, exceptions and rules into every report format; Fuzz/stub.dict) and
 # turns (Sources/Stubs/StubCore/Turns: random turns rendered in the four model API formats and read back, and their
-# grammar's mutants; Fuzz/stub.dict). Seeds live
+# grammar's mutants; Fuzz/stub.dict) and tls-session (Sources/Stubs/HTTPEngine/TLS's OpenSSLSession: what a client
+# sends to the TLS port, whole and in two pieces, over a socket pair; Fuzz/http.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -33,7 +34,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations stream-mutations resource coverage turns)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations stream-mutations resource coverage turns tls-session)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 250))}"
 out=.build/fuzz
@@ -91,6 +92,13 @@ build() {
   local target="$1"
   # shellcheck disable=SC2046
   case "$target" in
+    tls-session)
+      # The engine with the harness and the system's OpenSSL, in one module.
+      library Locking
+      library HTTPMessages
+      compile -module-name HTTPEngine -I "$out/modules" -I Sources/Shared/COpenSSL -L "$out" -lHTTPMessages -lLocking \
+        $(sources Sources/Stubs/HTTPEngine Fuzz/TLSSession) -o "$out/$target"
+      ;;
     request-decoder | websocket-frame)
       # The engine with the harness, in one module.
       local harness=Fuzz/RequestDecoder
@@ -179,7 +187,7 @@ build() {
 
 dictionary() {
   case "$1" in
-    request-decoder) echo Fuzz/http.dict ;;
+    request-decoder | tls-session) echo Fuzz/http.dict ;;
     websocket-frame) echo Fuzz/websocket.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
