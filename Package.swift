@@ -279,8 +279,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AlbumsFeature", "DessertsFeature", "HTTPMessages", "ImageCache", "Locking", "MoviesFeature",
-                "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubCoverage", "StubHarness",
+                "AlbumsFeature", "DessertsFeature", "HTTPEngine", "HTTPMessages", "ImageCache", "Locking",
+                "MoviesFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubCoverage", "StubHarness",
                 "StubMutations", "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting",
                 "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
             ],

@@ -14,3 +14,4 @@
 @_exported import struct StubCore.StubMiss
 @_exported import enum StubCore.StubServerError
 @_exported import struct StubCore.StubVariant
+@_exported import enum StubCore.TLSFailure

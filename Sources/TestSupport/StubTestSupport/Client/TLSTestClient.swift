@@ -23,9 +23,11 @@
         /// system's authorities.
         /// - Parameter versions: the TLS 1.x versions offered, by their minor number (`2...3`: TLS 1.2 and 1.3).
         /// - Throws: `Failure` when the handshake fails, `RawHTTPClient.ClientError` when the connection does.
+        /// - Parameter verifying: false goes on past a certificate it cannot verify (`verifyFailure` then says why),
+        ///   as a client that decides for itself does.
         package init(
             port: Int, authority: String?, host: String = "localhost", versions: ClosedRange<Int32> = 2...3,
-            timeout: Int = 60
+            verifying: Bool = true, timeout: Int = 60
         ) async throws {
             raw = try await RawHTTPClient(port: port, timeout: timeout)
             context = SSL_CTX_new(TLS_client_method())!
@@ -42,7 +44,7 @@
             } else {
                 _ = SSL_CTX_set_default_verify_paths(context)
             }
-            SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
+            SSL_set_verify(ssl, verifying ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
             if host.contains(":") || host.allSatisfy({ $0 == "." || $0.isNumber }) {
                 _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
             } else {
@@ -92,6 +94,12 @@
             var length: UInt32 = 0
             _ = EVP_Digest(der, Int(count), &digest, &length, EVP_sha256(), nil)
             return "sha256//" + Data(digest).base64EncodedString()
+        }
+
+        /// Why the server's certificate did not verify for the host (OpenSSL's words), nil when it did.
+        package var verifyFailure: String? {
+            let result = SSL_get_verify_result(ssl)
+            return result == X509_V_OK ? nil : String(cString: X509_verify_cert_error_string(result))
         }
 
         /// The protocol version agreed (`TLSv1.3`).

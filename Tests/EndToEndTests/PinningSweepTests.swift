@@ -1,0 +1,126 @@
+import Foundation
+import Networking
+import StubServer
+import StubTestSupport
+import Testing
+
+@testable import HTTPEngine
+
+/// An app that pins its host's key, swept over every TLS failure a server can present, beside two fragile
+/// clients: one that accepts any chain, one that checks the pin and not the chain. Each handshake is real (a
+/// server per failure, OpenSSL on the client's side gathering the facts a platform's TLS gives a delegate).
+#if canImport(COpenSSL)
+    @Suite(.timeLimit(.minutes(1)))
+    struct PinningSweepTests {
+        /// How a client ended with a server.
+        enum Outcome: Equatable, CustomStringConvertible {
+            /// It sent the request and read the fixture.
+            case answered
+            /// It refused the server after the handshake, saying why.
+            case refused(String)
+            /// The handshake itself failed.
+            case failed(String)
+
+            var description: String {
+                switch self {
+                case .answered: "answered"
+                case .refused(let why): "refused: \(why)"
+                case .failed(let why): "failed: \(why)"
+                }
+            }
+
+            var kind: String { String(description.prefix { $0 != ":" }) }
+        }
+
+        /// The clients swept: how each decides once the handshake showed it the facts.
+        enum Client: String, CaseIterable, CustomTestStringConvertible {
+            case careful
+            case acceptsAnyChain
+            case checksThePinOnly
+
+            var testDescription: String { rawValue }
+
+            func decide(_ facts: ServerTrustFacts, pin: String) -> KeyPinning.Decision {
+                switch self {
+                case .careful: KeyPinning(pins: [pin]).decide(facts)
+                case .acceptsAnyChain: .accept
+                case .checksThePinOnly:
+                    KeyPinning(pins: [pin]).decide(ServerTrustFacts(chainFailure: nil, keyPin: facts.keyPin))
+                }
+            }
+
+            /// What it is predicted to do against a server with `failure` (nil: none).
+            func predicted(_ failure: TLSFailure?) -> String {
+                switch failure {
+                case nil: return "answered"
+                case .oldProtocol, .handshakeReset, .handshakeStall: return "failed"
+                case .otherKey: return self == .acceptsAnyChain ? "answered" : "refused"
+                case .expired, .notYetValid, .wrongHost, .selfSigned, .unknownAuthority:
+                    return self == .careful ? "refused" : "answered"
+                }
+            }
+        }
+
+        static let cases: [TLSFailure?] = [nil] + TLSFailure.allCases.map { $0 }
+
+        @Test(arguments: Client.allCases, cases)
+        func eachClient_againstEachTLSFailure_endsAsPredicted(_ client: Client, _ failure: TLSFailure?) async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let authority = folder.appendingPathComponent("ca.pem").path
+            let configuration = StubServer.Configuration(
+                https: StubServer.HTTPS(authorityFolder: folder, failure: failure))
+            try await withStubServer(catalog: try await MockData.catalog(), configuration: configuration) { server in
+                let pin = try LocalAuthority.loadOrCreate(in: folder.path).serverKeyPin()
+                let outcome = await Self.run(client, port: server.port, authority: authority, pin: pin)
+                #expect(outcome.kind == client.predicted(failure), "\(outcome)")
+                switch (client, failure, outcome) {
+                case (.careful, .otherKey, .refused(let why)):
+                    #expect(why.hasPrefix("the server's key sha256//") && why.hasSuffix(" is not one the app pins"))
+                    #expect(!why.contains(pin))
+                case (.careful, .some(let failure), .refused(let why)):
+                    #expect(why == "the server's certificate is not trusted: \(Self.openSSLSays(failure))")
+                case (_, _, .answered):
+                    #expect(server.journal().map(\.stub) == ["top-albums"], "the request reached the stub")
+                default:
+                    #expect(server.journal().isEmpty, "no request got through")
+                }
+            }
+        }
+
+        /// OpenSSL's words for each certificate the chain check refuses.
+        static func openSSLSays(_ failure: TLSFailure) -> String {
+            switch failure {
+            case .expired: "certificate has expired"
+            case .notYetValid: "certificate is not yet valid"
+            case .wrongHost: "hostname mismatch"
+            case .selfSigned: "self-signed certificate"
+            case .unknownAuthority: "unable to get local issuer certificate"
+            default: "(not a certificate failure)"
+            }
+        }
+
+        /// Handshakes without giving up on an unverified certificate, lets `client` decide, and on acceptance asks
+        /// for the top albums.
+        static func run(_ client: Client, port: Int, authority: String, pin: String) async -> Outcome {
+            let connection: TLSTestClient
+            do {
+                // A stalled handshake is a silence: the client gives up after a 2 s window.
+                connection = try await TLSTestClient(port: port, authority: authority, verifying: false, timeout: 2)
+            } catch {
+                return .failed("\(error)")
+            }
+            let facts = ServerTrustFacts(chainFailure: connection.verifyFailure, keyPin: connection.serverKeyPin)
+            if case .refuse(let why) = client.decide(facts, pin: pin) { return .refused(why) }
+            do {
+                try await connection.send(
+                    "GET /api/v1/us/apple-music/top-albums/all/100/explicit.json HTTP/1.1\r\nHost: localhost\r\n"
+                        + "Connection: close\r\n\r\n")
+                let answer = String(decoding: try await connection.readUntilClosed(), as: UTF8.self)
+                return answer.hasPrefix("HTTP/1.1 200 OK") ? .answered : .failed("answered \(answer.prefix(40))")
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+    }
+#endif
