@@ -89,8 +89,7 @@ struct TrustCommand: Command, Equatable {
         let arguments =
             remove
             ? ["simctl", "keychain", "booted", "reset"] : ["simctl", "keychain", "booted", "add-root-cert", path]
-        #if os(macOS) || os(Linux)
-            let pid: Int32
+        let pid: Int32
             do {
                 pid = try Spawn.start(
                     "xcrun", arguments: arguments, environment: environmentVariables(), stdout: .descriptor(1),
@@ -111,10 +110,6 @@ struct TrustCommand: Command, Equatable {
                     ? "The booted simulator's added certificates are removed."
                     : "The booted simulator trusts the authority.")
             return 0
-        #else
-            Output.error("stub-server: --simulator runs xcrun, on macOS")
-            return 1
-        #endif
     }
 
     private static func environmentVariables() -> [String: String] {

@@ -12,6 +12,9 @@ import HTTPMessages
 /// A certificate authority of this machine's own, kept in a folder of the user's: made on first use, trusted once
 /// by each client (a simulator, the system, curl), and signing a leaf for every HTTPS server the package starts.
 ///
+/// Certificates are made with OpenSSL, on Linux; Apple platforms have no OpenSSL, and the authority throws there
+/// until it is made with Security's keys (https://developer.apple.com/documentation/security/certificate-key-and-trust-services).
+///
 /// The folder holds `ca.pem` (the certificate clients trust), `ca-key.pem` and `server-key.pem` (the key of every
 /// leaf, so that an app can pin it; both readable by the user alone).
 package struct LocalAuthority: Sendable {

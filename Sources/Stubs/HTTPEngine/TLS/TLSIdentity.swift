@@ -47,7 +47,9 @@ package enum TLSVersion: Int, Sendable, CaseIterable, Comparable {
     package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// The listener's context for `identity`, made with the platform's TLS library.
+/// The listener's context for `identity`, made with the platform's TLS library: OpenSSL on Linux. Apple platforms
+/// have no OpenSSL; their implementation of this seam, with Security's TLS
+/// (https://developer.apple.com/documentation/security/secure-transport), is not written yet, so there it throws.
 /// - Throws: `TLSError` when the certificate or key does not load, or the platform has no TLS here.
 func makeTLSContext(_ identity: TLSIdentity) throws(TLSError) -> any TLSServerContext {
     #if canImport(COpenSSL)
