@@ -90,26 +90,26 @@ struct TrustCommand: Command, Equatable {
             remove
             ? ["simctl", "keychain", "booted", "reset"] : ["simctl", "keychain", "booted", "add-root-cert", path]
         let pid: Int32
-            do {
-                pid = try Spawn.start(
-                    "xcrun", arguments: arguments, environment: environmentVariables(), stdout: .descriptor(1),
-                    stderr: .descriptor(2), searchPath: true)
-            } catch {
-                Output.error("stub-server: --simulator runs xcrun (Xcode's, on macOS): \(error)")
-                return 1
-            }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let ended = Termination(waitStatus: status)
-            guard ended == .exited(0) else {
-                Output.error("stub-server: xcrun \(arguments.joined(separator: " ")) failed (\(ended))")
-                return 1
-            }
-            Output.line(
-                remove
-                    ? "The booted simulator's added certificates are removed."
-                    : "The booted simulator trusts the authority.")
-            return 0
+        do {
+            pid = try Spawn.start(
+                "xcrun", arguments: arguments, environment: environmentVariables(), stdout: .descriptor(1),
+                stderr: .descriptor(2), searchPath: true)
+        } catch {
+            Output.error("stub-server: --simulator runs xcrun (Xcode's, on macOS): \(error)")
+            return 1
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let ended = Termination(waitStatus: status)
+        guard ended == .exited(0) else {
+            Output.error("stub-server: xcrun \(arguments.joined(separator: " ")) failed (\(ended))")
+            return 1
+        }
+        Output.line(
+            remove
+                ? "The booted simulator's added certificates are removed."
+                : "The booted simulator trusts the authority.")
+        return 0
     }
 
     private static func environmentVariables() -> [String: String] {
