@@ -143,14 +143,12 @@ import Testing
             }
         }
 
-        /// Hostile first bytes: each connection ends (closed, or an alert and closed) and the server serves on: it
-        /// answers the next client's hello with its own.
-        @Test(arguments: HostileHello.allCases)
-        func hostileBytes_onTheTLSPort_endTheConnection_andTheServerServesOn(_ hello: HostileHello) async throws {
-            // The truncated and stalled hellos wait for the idle timeout, which bounds a handshake: a 1 s window.
-            try await withHTTPSServer(idleTimeout: .seconds(1)) { server, _ in
-                // The client waits 30 s: the server, not the client, must end the connection.
-                let raw = try await RawHTTPClient(port: server.port, timeout: 30)
+        /// Hostile first bytes the server refuses at once: the connection ends (closed, or an alert and closed) and
+        /// the server serves on.
+        @Test(arguments: [HostileHello.randomBytes, .sslv2Hello])
+        func bytesThatAreNoTLS_endTheConnection_andTheServerServesOn(_ hello: HostileHello) async throws {
+            try await withHTTPSServer { server, authority in
+                let raw = try await RawHTTPClient(port: server.port)
                 // The server may refuse the first bytes and close before taking the rest: the send may fail.
                 try? await raw.send(hello.bytes)
                 do {
@@ -159,7 +157,24 @@ import Testing
                 } catch RawHTTPClient.ClientError.readFailed(let code) {
                     #expect(code != EAGAIN, "the server never ended the connection")
                 }
-                #expect(try await TLSTestClient.firstAnswerByte(port: server.port) == 0x16)
+                let client = try await TLSTestClient(port: server.port, authority: authority)
+                #expect(try await get(client, "/albums/3").hasSuffix(#"{"id":"3"}"#))
+            }
+        }
+
+        /// A hello that stops short: the server waits for the rest until its idle timeout, which bounds a
+        /// handshake, then ends the connection itself.
+        @Test(arguments: [HostileHello.truncatedClientHello, .stalledAfterTheRecordHeader])
+        func aHelloThatStopsShort_isEndedAtTheIdleTimeout(_ hello: HostileHello) async throws {
+            // The server's idle timeout is a 1 s window; the client waits 30 s, so the server, not the client, ends it.
+            try await withHTTPSServer(idleTimeout: .seconds(1)) { server, _ in
+                let raw = try await RawHTTPClient(port: server.port, timeout: 30)
+                try await raw.send(hello.bytes)
+                do {
+                    #expect(try await raw.readUntilClosed().isEmpty)
+                } catch RawHTTPClient.ClientError.readFailed(let code) {
+                    #expect(code != EAGAIN, "the server never ended the connection")
+                }
             }
         }
 

@@ -55,26 +55,6 @@
             try await handshake()
         }
 
-        /// Sends a ClientHello to `127.0.0.1:port` and returns the first byte of what came back (`0x16`: a handshake
-        /// record, the server's hello), nil when the connection ended with nothing. The server answers a hello at
-        /// once, so this holds however slowly the test's task runs afterwards.
-        package static func firstAnswerByte(port: Int) async throws -> UInt8? {
-            let raw = try await RawHTTPClient(port: port)
-            let context = SSL_CTX_new(TLS_client_method())!
-            defer { SSL_CTX_free(context) }
-            let ssl = SSL_new(context)!
-            defer { SSL_free(ssl) }
-            let outgoing = BIO_new(BIO_s_mem())!
-            SSL_set_bio(ssl, BIO_new(BIO_s_mem())!, outgoing)
-            SSL_set_connect_state(ssl)
-            _ = SSL_do_handshake(ssl)
-            let count = Int(copenssl_pending(outgoing))
-            var hello = [UInt8](repeating: 0, count: count)
-            _ = hello.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32(count)) }
-            try await raw.send(hello)
-            return try await raw.readAvailable()?.first
-        }
-
         deinit {
             SSL_free(ssl)
             SSL_CTX_free(context)
