@@ -143,6 +143,18 @@ import Testing
             }
         }
 
+        /// A client's `close_notify` ends the connection at once, though it keeps its socket open.
+        @Test func aClientsCloseNotify_endsTheConnection() async throws {
+            try await withHTTPSServer { server, authority in
+                let client = try await TLSTestClient(port: server.port, authority: authority)
+                try await client.send("GET /albums/5 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                try await client.closeNotify()
+                let rest = String(decoding: try await client.readUntilClosed(), as: UTF8.self)
+                #expect(rest.hasSuffix(#"{"id":"5"}"#), "the answer, then the end")
+                try await waitUntil("the server forgot the connection") { server.openConnections == 0 }
+            }
+        }
+
         /// Hostile first bytes the server refuses at once: the connection ends (closed, or an alert and closed) and
         /// the server serves on.
         @Test(arguments: [HostileHello.randomBytes, .sslv2Hello])

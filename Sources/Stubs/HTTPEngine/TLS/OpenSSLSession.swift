@@ -60,7 +60,6 @@
         var hasPendingOutput: Bool { pendingOffset < pending.count }
 
         func read(into scratch: UnsafeMutableRawBufferPointer) throws -> Int? {
-            holdsInput = false
             if !socketEnded, !peerClosed { try pull(into: scratch) }
             var filled = 0
             reading: while filled < scratch.count {

@@ -109,6 +109,13 @@
             try await flush()
         }
 
+        /// Sends `close_notify` and keeps the connection open: the server must end it.
+        package func closeNotify() async throws {
+            ERR_clear_error()
+            _ = SSL_shutdown(ssl)
+            try await flush()
+        }
+
         /// The plaintext until the server's `close_notify` or the connection's end.
         package func readUntilClosed() async throws -> [UInt8] {
             var plaintext: [UInt8] = []
