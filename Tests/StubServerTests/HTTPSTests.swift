@@ -134,12 +134,20 @@ import Testing
             }
         }
 
-        @Test func aPlainHTTPRequest_onTheTLSPort_getsA400ThatSaysSo() async throws {
+        /// Also after a body larger than one read: the rest is read and dropped, so the close is no reset that
+        /// would hide the answer.
+        @Test(arguments: [0, 300_000])
+        func aPlainHTTPRequest_onTheTLSPort_getsA400ThatSaysSo(_ bodyBytes: Int) async throws {
             try await withHTTPSServer { server, _ in
-                let response = try await RawHTTPClient.get("/albums/1", port: server.port)
+                let client = try await RawHTTPClient(port: server.port)
+                try await client.send(
+                    bodyBytes == 0
+                        ? StubTestSupport.get("/albums/1") : post("/upload", String(repeating: "x", count: bodyBytes)))
+                let response = try await client.readResponse()
                 #expect(response.status == 400)
                 #expect(response.text.contains("this port speaks HTTPS"))
                 #expect(response.header("Connection") == "close")
+                #expect(try await client.readUntilClosed().isEmpty, "then the end, not a reset")
             }
         }
 

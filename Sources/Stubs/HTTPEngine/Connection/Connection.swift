@@ -247,6 +247,8 @@ final class Connection {
     private func flush(now: Double) {
         guard !isClosed else { return }
         let written: Int
+        // TLS records leave after the plaintext they carry was taken: they count as progress too.
+        let recordsBefore = transport.tlsBytesWritten
         do {
             written = try output.flush(to: transport)
         } catch {
@@ -254,7 +256,7 @@ final class Connection {
         }
         if output.isEmpty, !transport.hasPendingOutput, machine.outputPending {
             run(machine.outputDrained(now: now), now: now)
-        } else if written > 0 {
+        } else if written > 0 || transport.tlsBytesWritten > recordsBefore {
             machine.outputProgressed(now: now)
         }
     }

@@ -60,6 +60,14 @@ enum ConnectionTransport {
         }
     }
 
+    /// Bytes a TLS session wrote to the socket, in all (0 for a plain socket, whose writes `send` counts).
+    var tlsBytesWritten: Int {
+        switch self {
+        case .plain: 0
+        case .tls(let session): session.bytesWritten
+        }
+    }
+
     /// Input read from the socket but not handed out yet: the connection reads again before waiting.
     var holdsInput: Bool {
         switch self {

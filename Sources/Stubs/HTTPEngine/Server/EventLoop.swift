@@ -8,8 +8,8 @@ final class EventLoop {
     private let responder: any HTTPResponder
     private let channel: LoopChannel
     private let onAcceptPause: (@Sendable (AcceptPause) -> Void)?
-    /// Each accepted socket's TLS, when the listener speaks HTTPS.
-    private let tls: (any TLSServerContext)?
+    /// Each accepted socket's TLS, when the listener speaks HTTPS (a context that failed to load: none served).
+    private let tls: Result<any TLSServerContext, TLSError>?
     private var poller = SystemPoller()
     private var timers = TimerQueue()
     private var connections: [Int32: Connection] = [:]
@@ -20,7 +20,7 @@ final class EventLoop {
 
     init(
         listener: Socket, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel,
-        tls: (any TLSServerContext)? = nil, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
+        tls: Result<any TLSServerContext, TLSError>? = nil, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
     ) {
         self.tls = tls
         self.listener = listener
@@ -148,7 +148,7 @@ final class EventLoop {
                 }
                 var transport = ConnectionTransport.plain(socket)
                 if let tls {
-                    guard let session = try? tls.session(on: socket) else {
+                    guard let session = try? tls.get().session(on: socket) else {
                         socket.close()
                         continue
                     }

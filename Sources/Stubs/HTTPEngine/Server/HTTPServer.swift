@@ -76,8 +76,9 @@ package final class HTTPServer: Sendable {
         let (listener, limits, channel, identity) = (listener, limits, channel, tls)
         lifecycle.withLock { $0.started = true }
         LoopThread.start { [self] in
-            // Made on the I/O thread, which alone uses it; `validate()` loaded the same identity.
-            let tls = identity.flatMap { try? makeTLSContext($0) }
+            // Made on the I/O thread, which alone uses it; `validate()` loaded the same identity. Should it fail
+            // here after all, the listener closes every connection rather than speak plain HTTP on an HTTPS port.
+            let tls = identity.map { identity in Result { () throws(TLSError) in try makeTLSContext(identity) } }
             EventLoop(
                 listener: listener, limits: limits, responder: responder, channel: channel, tls: tls,
                 onAcceptPause: onAcceptPause

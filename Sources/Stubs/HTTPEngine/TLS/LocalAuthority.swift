@@ -70,7 +70,9 @@ package struct LocalAuthority: Sendable {
     /// once both end with the same authority: each writes its own into a folder beside, and the first to rename
     /// its folder into place wins.
     /// - Throws: `TLSError` when the folder cannot be written or holds an authority that does not load.
-    package static func loadOrCreate(in folder: String = defaultFolder) throws(TLSError) -> LocalAuthority {
+    package static func loadOrCreate(in given: String = defaultFolder) throws(TLSError) -> LocalAuthority {
+        var folder = given
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
         if let existing = try load(folder) { return existing }
         #if canImport(COpenSSL)
             let key = try CertificateMaker.key()
@@ -93,9 +95,13 @@ package struct LocalAuthority: Sendable {
             try write(made.key, to: staging + "/ca-key.pem", mode: 0o600)
             try write(made.serverKey, to: staging + "/server-key.pem", mode: 0o600)
             if rename(staging, folder) != 0 {
+                let code = errno
                 // Another process's authority came first (or the folder appeared meanwhile): use that one.
                 for file in ["ca.pem", "ca-key.pem", "server-key.pem"] { _ = unlink(staging + "/" + file) }
                 _ = rmdir(staging)
+                guard code == EEXIST || code == ENOTEMPTY else {
+                    throw TLSError("cannot make \(folder): \(String(cString: strerror(code)))")
+                }
             }
             guard let authority = try load(folder) else { throw TLSError("\(folder) holds no authority") }
             return authority
@@ -172,14 +178,24 @@ package struct LocalAuthority: Sendable {
                 return nil
             case .unknownAuthority:
                 let key = try CertificateMaker.key()
-                let certificate = try CertificateMaker.certificate(
-                    .init(commonName: "an authority no client trusts", isAuthority: true, validUntil: 365 * 86_400),
-                    key: key, issuer: nil)
-                return (certificate, key)
+                do {
+                    let certificate = try CertificateMaker.certificate(
+                        .init(commonName: "an authority no client trusts", isAuthority: true, validUntil: 365 * 86_400),
+                        key: key, issuer: nil)
+                    return (certificate, key)
+                } catch {
+                    EVP_PKEY_free(key)
+                    throw error
+                }
             default:
                 let certificates = try PEM.certificates(certificatePEM)
                 for extra in certificates.dropFirst() { X509_free(extra) }
-                return (certificates[0], try PEM.privateKey(keyPEM))
+                do {
+                    return (certificates[0], try PEM.privateKey(keyPEM))
+                } catch {
+                    X509_free(certificates[0])
+                    throw error
+                }
             }
         }
     #endif

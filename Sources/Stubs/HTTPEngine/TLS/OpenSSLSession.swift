@@ -27,6 +27,13 @@
         /// The client sent `close_notify`.
         private var peerClosed = false
         private var firstByteSeen = false
+        /// A plain HTTP request came: its 400 goes out, then the write side closes, and what the client still sends
+        /// is read and dropped until it closes (or the idle timeout), so that no unread byte turns the close into a
+        /// reset that would hide the 400.
+        private var refusedPlainHTTP = false
+        private var wroteEnd = false
+        /// Ciphertext (or the plain 400) the socket took, in all.
+        private(set) var bytesWritten = 0
         private(set) var holdsInput = false
         private let handshake: TLSIdentity.Handshake
 
@@ -37,7 +44,12 @@
 
         init(context: OpaquePointer, socket: Socket, handshake: TLSIdentity.Handshake) throws(TLSError) {
             guard let ssl = SSL_new(context) else { throw OpenSSLErrors.take("SSL_new") }
-            guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+            guard let incoming = BIO_new(BIO_s_mem()) else {
+                SSL_free(ssl)
+                throw OpenSSLErrors.take("BIO_new")
+            }
+            guard let outgoing = BIO_new(BIO_s_mem()) else {
+                BIO_free(incoming)
                 SSL_free(ssl)
                 throw OpenSSLErrors.take("BIO_new")
             }
@@ -61,6 +73,10 @@
 
         func read(into scratch: UnsafeMutableRawBufferPointer) throws -> Int? {
             if !socketEnded, !peerClosed { try pull(into: scratch) }
+            if refusedPlainHTTP {
+                try flushPending()
+                return socketEnded ? 0 : nil
+            }
             var filled = 0
             reading: while filled < scratch.count {
                 var count = 0
@@ -83,7 +99,8 @@
                     throw error
                 }
             }
-            holdsInput = filled == scratch.count
+            // A full buffer may have left records in OpenSSL; a close_notify read with data must still be acted on.
+            holdsInput = filled == scratch.count || (peerClosed && filled > 0)
             try flushPending()  // the handshake's answer, or a key update's
             if filled > 0 { return filled }
             if peerClosed || socketEnded { return 0 }
@@ -104,11 +121,12 @@
                 socketEnded = true
                 return
             }
+            if refusedPlainHTTP { return }  // dropped
             if !firstByteSeen {
                 firstByteSeen = true
                 if Self.startsPlainHTTP(scratch[0]) {
+                    refusedPlainHTTP = true
                     refusePlainHTTP()
-                    socketEnded = true
                     return
                 }
             }
@@ -128,7 +146,8 @@
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         }
 
-        /// Answers a plain HTTP request on the TLS port as nginx does: a 400 that says so, then the end.
+        /// Answers a plain HTTP request on the TLS port as nginx does: a 400 that says so, then the end of the
+        /// write side (`flushPending`).
         private func refusePlainHTTP() {
             var date = HTTPDate()
             let error = HTTPError(
@@ -192,6 +211,11 @@
                 }
                 guard written > 0 else { return }
                 pendingOffset += written
+                bytesWritten += written
+            }
+            if refusedPlainHTTP, !wroteEnd {
+                wroteEnd = true
+                socket.shutdownWrite()
             }
         }
 

@@ -17,6 +17,8 @@ protocol TLSSession: AnyObject {
     func send(_ vectors: [iovec]) throws -> Int
     /// Records made that the socket has not taken yet.
     var hasPendingOutput: Bool { get }
+    /// Bytes the socket took, in all: the connection's sign that a slow client still reads.
+    var bytesWritten: Int { get }
     /// Whether plaintext may be ready without more from the socket (the last read filled its buffer).
     var holdsInput: Bool { get }
     func flushPending() throws
