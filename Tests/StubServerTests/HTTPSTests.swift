@@ -163,6 +163,18 @@ import Testing
             }
         }
 
+        /// A client that goes away without a `close_notify`, between requests, is forgotten at once, not at the idle
+        /// timeout (five minutes here, past the test's limit).
+        @Test func aClientThatClosesWithoutCloseNotify_isForgotten() async throws {
+            try await withHTTPSServer(idleTimeout: .seconds(300)) { server, authority in
+                let client = try await TLSTestClient(port: server.port, authority: authority)
+                try await client.send("GET /albums/6 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                try await waitUntil("the answer was written") { server.journal().count == 1 }
+                await client.hangUp()
+                try await waitUntil("the server forgot the connection") { server.openConnections == 0 }
+            }
+        }
+
         /// Hostile first bytes the server refuses at once: the connection ends (closed, or an alert and closed) and
         /// the server serves on.
         @Test(arguments: [HostileHello.randomBytes, .sslv2Hello])

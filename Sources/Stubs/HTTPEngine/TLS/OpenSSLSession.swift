@@ -109,14 +109,8 @@
 
         /// Moves one read's worth of ciphertext from the socket into OpenSSL; `scratch` is only borrowed.
         private func pull(into scratch: UnsafeMutableRawBufferPointer) throws {
-            let count: Int
-            do {
-                guard let read = try socket.read(into: scratch) else { return }
-                count = read
-            } catch {
-                socketEnded = true
-                throw error
-            }
+            // A failed read throws: the connection closes, and nothing here is read again.
+            guard let count = try socket.read(into: scratch) else { return }
             guard count > 0 else {
                 socketEnded = true
                 return

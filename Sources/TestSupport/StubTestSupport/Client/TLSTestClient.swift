@@ -109,6 +109,11 @@
             try await flush()
         }
 
+        /// Closes the TCP connection without a `close_notify`, as a client that goes away does.
+        package func hangUp() async {
+            await raw.hangUp()
+        }
+
         /// Sends `close_notify` and keeps the connection open: the server must end it.
         package func closeNotify() async throws {
             ERR_clear_error()
