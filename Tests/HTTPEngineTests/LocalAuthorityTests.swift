@@ -51,6 +51,17 @@ import Testing
             }
         }
 
+        @Test func aFolderUnderAFile_isAnErrorThatNamesIt() async throws {
+            try await withFolder { folder in
+                // `…/authorities-ID/nested/authority`, where `authorities-ID` is a file.
+                let parent = (folder as NSString).deletingLastPathComponent
+                let file = (parent as NSString).deletingLastPathComponent
+                try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+                let error = #expect(throws: TLSError.self) { try LocalAuthority.loadOrCreate(in: folder + "/") }
+                #expect(error?.description == "cannot make \(parent): Not a directory")
+            }
+        }
+
         @Test func aMissingKey_isAnErrorThatSaysHowToStartOver() async throws {
             try await withFolder { folder in
                 _ = try LocalAuthority.loadOrCreate(in: folder)
