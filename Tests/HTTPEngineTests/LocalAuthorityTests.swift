@@ -62,6 +62,33 @@ import Testing
             }
         }
 
+        #if !os(macOS)
+            @Test(arguments: [
+                (["STUB_SERVER_AUTHORITY": "/x/ca", "XDG_DATA_HOME": "/data", "HOME": "/home/me"], "/x/ca"),
+                (
+                    ["STUB_SERVER_AUTHORITY": "", "XDG_DATA_HOME": "/data", "HOME": "/home/me"],
+                    "/data/stub-server/authority"
+                ),
+                (["HOME": "/home/me"], "/home/me/.local/share/stub-server/authority"),
+                ([:], "./.local/share/stub-server/authority"),
+            ])
+            func theDefaultFolder_followsTheEnvironment(_ environment: [String: String], _ folder: String) {
+                #expect(LocalAuthority.defaultFolder { environment[$0] } == folder)
+            }
+        #endif
+
+        @Test func anIdentityWithItsAuthorityInTheChain_validates_andOneWithoutAKeyDoesNot() async throws {
+            try await withFolder { folder in
+                let authority = try LocalAuthority.loadOrCreate(in: folder)
+                var identity = try authority.issue()
+                identity.certificateChainPEM += authority.certificatePEM
+                try identity.validate()
+                identity.privateKeyPEM = "no key"
+                let error = #expect(throws: TLSError.self) { try identity.validate() }
+                #expect(error?.description.hasPrefix("no PEM private key in the text") == true)
+            }
+        }
+
         @Test func aMissingKey_isAnErrorThatSaysHowToStartOver() async throws {
             try await withFolder { folder in
                 _ = try LocalAuthority.loadOrCreate(in: folder)

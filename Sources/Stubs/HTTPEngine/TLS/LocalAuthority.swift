@@ -56,13 +56,18 @@ package struct LocalAuthority: Sendable {
     /// `~/Library/Application Support/stub-server/authority`, and elsewhere
     /// `$XDG_DATA_HOME/stub-server/authority` (`~/.local/share` when unset).
     package static var defaultFolder: String {
-        if let folder = environment("STUB_SERVER_AUTHORITY"), !folder.isEmpty { return folder }
-        let home = environment("HOME") ?? "."
+        defaultFolder { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// `defaultFolder` with the environment's variables read through `variable`.
+    static func defaultFolder(_ variable: (String) -> String?) -> String {
+        func value(_ name: String) -> String? { variable(name).flatMap { $0.isEmpty ? nil : $0 } }
+        if let folder = value("STUB_SERVER_AUTHORITY") { return folder }
+        let home = value("HOME") ?? "."
         #if os(macOS)
             return home + "/Library/Application Support/stub-server/authority"
         #else
-            let data = environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-            return data + "/stub-server/authority"
+            return (value("XDG_DATA_HOME") ?? home + "/.local/share") + "/stub-server/authority"
         #endif
     }
 
@@ -199,10 +204,6 @@ package struct LocalAuthority: Sendable {
             }
         }
     #endif
-
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
 
     private static func errorText() -> String {
         String(cString: strerror(errno))

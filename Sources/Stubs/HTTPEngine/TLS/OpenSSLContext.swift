@@ -21,7 +21,7 @@
             copenssl_no_tickets_or_renegotiation(context)
             let chain = try PEM.certificates(identity.certificateChainPEM)
             defer { for certificate in chain { X509_free(certificate) } }
-            guard let leaf = chain.first else { throw TLSError("the certificate chain holds no certificate") }
+            let leaf = chain[0]  // `PEM.certificates` throws rather than return none
             guard SSL_CTX_use_certificate(context, leaf) == 1 else { throw OpenSSLErrors.take("the certificate") }
             for intermediate in chain.dropFirst() {
                 // SSL_CTX_add1_chain_cert is a macro: SSL_CTX_ctrl(SSL_CTRL_CHAIN_CERT, 1, x509).
