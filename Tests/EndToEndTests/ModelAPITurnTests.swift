@@ -581,7 +581,15 @@ extension ModelAPITurnTests {
                 for id in grammar {
                     var request = provider.request(stubs.baseURL, stream: true)
                     request.setValue(id, forHTTPHeaderField: "X-Stub-Mutation")
-                    group.addTask { [request] in (id, try await session.data(for: request).0) }
+                    group.addTask { [request] in
+                        // A session of its own per request: swift-corelibs-foundation's URLSession keeps its tasks in
+                        // a registry that a URLProtocol's client calls read on the protocol's thread while the
+                        // session's own queue adds and removes the others; with a hundred of one session's tasks in
+                        // flight in process, that race crashed in `URLSession.behaviour(for:)` once beside CPU hogs.
+                        let own = URLSession(configuration: stubs.configuration)
+                        defer { own.finishTasksAndInvalidate() }
+                        return (id, try await own.data(for: request).0)
+                    }
                 }
                 return try await group.reduce(into: [String: Data]()) { $0[$1.0] = $1.1 }
             }
