@@ -10,7 +10,7 @@ import Testing
 /// clients: one that accepts any chain, one that checks the pin and not the chain. Each handshake is real (a
 /// server per failure, OpenSSL on the client's side gathering the facts a platform's TLS gives a delegate).
 #if canImport(COpenSSL)
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct PinningSweepTests {
         /// How a client ended with a server.
         enum Outcome: Equatable, CustomStringConvertible {

@@ -11,7 +11,7 @@ import Testing
 /// be answered: URLSession's WebSocket tasks never reach a `URLProtocol`.)
 // Ten minutes: under SWEEP=all (CI's sweep step) every case of every sweep starts at once, and each case's clock
 // runs while it waits its turn.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 struct WebSocketMutantTests {
     /// The live stub's script as mutants see it, and its mutants.
     struct Live {
