@@ -76,6 +76,66 @@ struct CoverageRecordingTests {
         #expect(records.allSatisfy { $0.operation == nil })
     }
 
+    /// The transports that serve TLS failures here: the socket server's HTTPS is OpenSSL's (Linux) for now.
+    #if canImport(COpenSSL)
+        static let tlsTransports = ["socket", "in process"]
+    #else
+        static let tlsTransports = ["in process"]
+    #endif
+
+    /// A connection that meets a TLS failure is recorded once, before any request, and the report counts it under
+    /// its failure for the test that started the server: over a socket per connection accepted, in process per
+    /// request failed.
+    @Test(arguments: tlsTransports)
+    func eachConnectionMeetingATLSFailure_isRecorded_andTheReportCountsIt(transport: String) async throws {
+        let folder = Self.folder()
+        let authority = Self.folder()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: authority)
+        }
+        let settings = TestStubSettings(
+            fixtures: mockData, variants: [:], serverVariant: nil, contracts: true, test: "Tests.Suite/aTest()")
+        let stubs: any LocalStubControl
+        if transport == "socket" {
+            let https = StubServer.HTTPS(authorityFolder: authority, failure: .expired)
+            let server = try await StubTransport.socket(StubServer.Configuration(coverage: folder, https: https))
+                .start(settings)
+            for _ in 0..<2 {
+                // Plain HTTP on the TLS port: the server says so and closes, so the connection is over for sure.
+                let client = try await RawHTTPClient(port: server.port)
+                try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.readResponse().status == 400)
+                _ = await client.readToEnd()
+            }
+            stubs = server
+        } else {
+            let inProcess = try await StubTransport.inProcess(
+                InProcessStubs.Configuration(coverage: folder, tlsFailure: .expired)
+            ).start(settings)
+            for _ in 0..<2 {
+                let url = URL(string: "https://rss.applemarketingtools.com\(Self.albumsPath)")!
+                await #expect(throws: URLError.self) {
+                    try await inProcess.urlSession.data(for: URLRequest(url: url, timeoutInterval: 60))
+                }
+            }
+            stubs = inProcess
+        }
+        await stubs.stop()
+
+        let records = try CoverageInput.records(in: folder)
+        #expect(records.map(\.tlsFailure) == ["expired", "expired"])
+        #expect(records.allSatisfy { $0.test == "Tests.Suite/aTest()" && $0.transport == transport && $0.stub == nil })
+        #expect(stubs.journal().isEmpty)
+        let report = CoverageReport(
+            catalog: try StubCatalog.load(from: mockData), input: CoverageInput(records: records))
+        let expired = try #require(report.tlsFailures.first { $0.failure == "expired" })
+        #expect(expired.connections == 2)
+        #expect(expired.tests == ["Tests.Suite/aTest()"])
+        #expect(report.tlsFailures.filter(\.served).map(\.failure) == ["expired"])
+        #expect(report.unmatched.isEmpty)
+    }
+
     /// A mutant's stubs record their answers under the test running the mutant.
     @Test func aMutantsStubs_nameTheTestRunningIt() async throws {
         let folder = Self.folder()

@@ -74,6 +74,48 @@ struct CoverageReportTests {
     }
 
     /// A run's other servers serve other folders: their records are not this folder's.
+    /// Connections that met a TLS failure are neither a stub's answers nor unmatched requests: each failure is
+    /// listed, met or not, once any was met; only a passing test's connection counts.
+    @Test func tlsFailuresMet_areListedByFailure_inEveryFormat() throws {
+        let (catalog, fixtures) = try Self.catalog()
+        defer { fixtures.remove() }
+        func met(_ failure: TLSFailure, _ test: String) -> CoverageRecord {
+            CoverageRecord(
+                test: test, transport: "socket", fixtures: catalog.root?.path, stub: nil, variant: nil, mutation: nil,
+                status: nil, fault: nil, operation: nil, change: nil, method: "", path: "", tlsFailure: failure.id)
+        }
+        let records =
+            Self.records(of: catalog) + [
+                met(.expired, "Tests.A/passes()"), met(.expired, "Tests.A/passes()"),
+                met(.wrongHost, "Tests.A/fails()"),
+                met(.otherKey, "Tests.A/unknown()"),
+            ]
+        let report = CoverageReport(catalog: catalog, input: CoverageInput(records: records, results: Self.results))
+        #expect(report.tlsFailures.map(\.failure) == TLSFailure.allCases.map(\.id))
+        let byID = Dictionary(uniqueKeysWithValues: report.tlsFailures.map { ($0.failure, $0) })
+        #expect(byID["expired"]?.connections == 2)
+        #expect(byID["expired"]?.served == true)
+        #expect(byID["expired"]?.tests == ["Tests.A/passes()"])
+        #expect(byID["wrong-host"]?.served == false)
+        #expect(byID["wrong-host"]?.failingTests == ["Tests.A/fails()"])
+        #expect(byID["other-key"]?.noResultTests == ["Tests.A/unknown()"])
+        #expect(report.unmatched.map(\.path) == ["/nowhere"], "a TLS failure is no unmatched request")
+        #expect(report.stubs.map(\.requests).reduce(0, +) == 6)
+        #expect(
+            report.text.contains(
+                "tls failures: 4 connections; +expired -not-yet-valid -wrong-host -self-signed -unknown-authority "
+                    + "?other-key -old-protocol -handshake-reset -handshake-stall"))
+        #expect(report.markdown.contains("| expired | 2 | ✅ 1 |"))
+        #expect(report.markdown.contains("| wrong-host | 1 | ❌ |"))
+        #expect(report.html.contains("<h2>TLS failures</h2>"))
+        #expect(report.json.contains(#""failure" : "handshake-stall""#))
+
+        let plain = CoverageReport(
+            catalog: catalog, input: CoverageInput(records: Self.records(of: catalog), results: Self.results))
+        #expect(plain.tlsFailures.isEmpty)
+        #expect(!plain.text.contains("tls failures"))
+    }
+
     @Test func recordsOfAnotherFolder_areLeftOut() throws {
         let (catalog, fixtures) = try Self.catalog()
         defer { fixtures.remove() }

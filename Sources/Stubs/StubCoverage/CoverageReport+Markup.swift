@@ -2,7 +2,7 @@ import StubCore
 
 extension CoverageReport {
     /// A page of its own: the totals, a grid of stubs by variant whose cells list their tests, the operations'
-    /// statuses and the unmatched requests.
+    /// statuses, the TLS failures met and the unmatched requests.
     package var html: String {
         let names = Array(Set(stubs.flatMap { $0.variants.map(\.name) })).sorted { Self.order($0) < Self.order($1) }
         var rows: [String] = []
@@ -52,6 +52,17 @@ extension CoverageReport {
                     "<td class=\"\(status.exercised ? "served" : "missing")\">\(escape(status.status))</td>"
                 }
                 page.append("<tr><th>\(escape(operation.operation))</th>" + cells.joined() + "</tr>")
+            }
+            page.append("</tbody></table>")
+        }
+        if !tlsFailures.isEmpty {
+            page.append("<h2>TLS failures</h2><table><tbody>")
+            for failure in tlsFailures {
+                let kind = failure.served ? "served" : failure.noResultTests.isEmpty ? "missing" : "noresult"
+                let tests = failure.tests.map { "<li><code>\(escape($0))</code></li>" }.joined()
+                page.append(
+                    "<tr><th>\(escape(failure.failure))</th><td class=\"\(kind)\">\(failure.connections) connections"
+                        + "<ul>\(tests)</ul></td></tr>")
             }
             page.append("</tbody></table>")
         }

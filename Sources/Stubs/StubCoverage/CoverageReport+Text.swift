@@ -2,7 +2,8 @@ import Foundation
 
 extension CoverageReport {
     /// The terminal summary: totals, then each stub's variants (`+` served, `-` not, `~` excepted, `?` served only
-    /// to tests with no result), mutants, operations, unmatched requests and the tests with no result.
+    /// to tests with no result), mutants, operations, the TLS failures met, unmatched requests and the tests with no
+    /// result.
     package var text: String {
         var lines = [summary]
         for stub in stubs {
@@ -17,6 +18,11 @@ extension CoverageReport {
         for operation in operations {
             let cells = operation.statuses.map { ($0.exercised ? "+" : "-") + $0.status }
             lines.append("\(operation.operation): \(cells.joined(separator: " "))")
+        }
+        if !tlsFailures.isEmpty {
+            let cells = tlsFailures.map { ($0.served ? "+" : $0.noResultTests.isEmpty ? "-" : "?") + $0.failure }
+            let connections = tlsFailures.map(\.connections).reduce(0, +)
+            lines.append("tls failures: \(connections) connections; \(cells.joined(separator: " "))")
         }
         for request in unmatched { lines.append("unmatched: \(request.method) \(request.path) (\(request.count))") }
         for test in testsWithoutResult { lines.append("no result: \(test) (its answers do not count)") }
@@ -60,6 +66,14 @@ extension CoverageReport {
             for operation in operations {
                 let cells = operation.statuses.map { ($0.exercised ? "✅ " : "❌ ") + $0.status }
                 lines.append("| \(operation.operation) | \(cells.joined(separator: " ")) |")
+            }
+        }
+        if !tlsFailures.isEmpty {
+            lines += ["", "| TLS failure | connections | met by a passing test |", "|---|---:|:---:|"]
+            for failure in tlsFailures {
+                let cell =
+                    failure.served ? "✅ \(failure.tests.count)" : failure.noResultTests.isEmpty ? "❌" : "❔ no result"
+                lines.append("| \(failure.failure) | \(failure.connections) | \(cell) |")
             }
         }
         if !unmatched.isEmpty {

@@ -18,6 +18,8 @@ package struct CoverageReport: Encodable, Sendable {
     package var totals: Totals
     /// The tests served answers of this folder that the given results do not name: their answers do not count.
     package var testsWithoutResult: [String]
+    /// Every TLS failure, with the connections that met it, when a server of this folder presented any; else empty.
+    package var tlsFailures: [TLSFailureCoverage]
 
     package struct StubCoverage: Encodable, Sendable {
         package var name: String
@@ -48,6 +50,18 @@ package struct CoverageReport: Encodable, Sendable {
     package struct MutantCoverage: Encodable, Sendable {
         package var served: Int
         package var outcomes: [String: Int]
+    }
+
+    package struct TLSFailureCoverage: Encodable, Sendable {
+        /// Its ID, as `--tls-failure` takes it: `expired`.
+        package var failure: String
+        /// Connections that met it, in any test.
+        package var connections: Int
+        /// Whether a test that passed (or a connection outside any test) met it.
+        package var served: Bool
+        package var tests: [String]
+        package var failingTests: [String]
+        package var noResultTests: [String]
     }
 
     package struct OperationCoverage: Encodable, Sendable {
@@ -101,7 +115,7 @@ package struct CoverageReport: Encodable, Sendable {
             }
             return canonical[fixtures] == root
         }
-        for record in records {
+        for record in records where record.tlsFailure == nil {
             if let stub = record.stub {
                 byStub[stub, default: []].append(record)
             } else {
@@ -156,6 +170,18 @@ package struct CoverageReport: Encodable, Sendable {
                     return StatusCoverage(status: status, exercised: exercised)
                 })
         }
+        let metTLS = records.filter { $0.tlsFailure != nil }
+        tlsFailures =
+            metTLS.isEmpty
+            ? []
+            : TLSFailure.allCases.map { failure in
+                let met = metTLS.filter { $0.tlsFailure == failure.id }
+                let passing = Set(met.filter { input.counts($0.test) }.map { $0.test ?? noTest })
+                return TLSFailureCoverage(
+                    failure: failure.id, connections: met.count, served: !passing.isEmpty, tests: passing.sorted(),
+                    failingTests: Set(met.filter { input.outcome($0.test) == .failed }.compactMap(\.test)).sorted(),
+                    noResultTests: Set(met.filter { input.outcome($0.test) == .noResult }.compactMap(\.test)).sorted())
+            }
         self.unmatched = unmatched.values.sorted { ($0.path, $0.method) < ($1.path, $1.method) }
         testsWithoutResult = Set(records.filter { input.outcome($0.test) == .noResult }.compactMap(\.test)).sorted()
         let cells = stubs.flatMap(\.variants)

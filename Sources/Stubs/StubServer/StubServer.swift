@@ -56,7 +56,11 @@ public final class StubServer: Sendable {
         if configuration.watchFixtures { try server.startWatching() }
         var onAcceptPause: (@Sendable (AcceptPause) -> Void)?
         if let hook = configuration.onAcceptPause { onAcceptPause = { pause in hook(pause.description) } }
-        server.engine.start(responder: server, onAcceptPause: onAcceptPause)
+        // Each connection a TLS failure meets counts for the coverage report, as an answer does.
+        let onAccept = configuration.https?.failure.map { failure in
+            { @Sendable [runtime = server.runtime] in runtime.recordTLSFailure(failure) }
+        }
+        server.engine.start(responder: server, onAcceptPause: onAcceptPause, onAccept: onAccept)
         return server
     }
 

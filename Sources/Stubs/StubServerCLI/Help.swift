@@ -95,11 +95,15 @@ enum Help {
 
     static let mutations = """
         Usage: stub-server mutations DIR --stub NAME [--variant V] [--json]
+               stub-server mutations --tls [--json]
 
         Lists the mutants of stub NAME's variant V (good by default): hostile versions of its answer (the whole
         answer, each JSON value or XML element), each with an ID to send as X-Stub-Mutation (or choose for the
         stub) and what it does, one per line. With --json, an
         array of objects with "id" and "description". Exits 1 when DIR does not load or has no such stub or variant.
+
+        With --tls, lists the TLS failures a server can present instead of its certificate or handshake, each with
+        the ID serve --https --tls-failure and sweep --tls take.
         """
 
     static let sweep = """

@@ -120,6 +120,7 @@ public final class InProcessStubs: LocalStubControl {
     private func answer(_ request: URLRequest, through channel: ClientChannel) -> StubLoad {
         let url = request.url ?? URL(string: "about:blank")!
         if let failure = configuration.tlsFailure, url.scheme?.lowercased() == "https" {
+            runtime.recordTLSFailure(failure)
             return failHandshake(failure, request: request, url: url, through: channel)
         }
         var answer: StubAnswer

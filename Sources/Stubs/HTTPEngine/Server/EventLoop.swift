@@ -8,6 +8,8 @@ final class EventLoop {
     private let responder: any HTTPResponder
     private let channel: LoopChannel
     private let onAcceptPause: (@Sendable (AcceptPause) -> Void)?
+    /// Called for each connection accepted and kept, before its first byte is read.
+    private let onAccept: (@Sendable () -> Void)?
     /// Each accepted socket's TLS, when the listener speaks HTTPS (a context that failed to load: none served).
     private let tls: Result<any TLSServerContext, TLSError>?
     private var poller = SystemPoller()
@@ -20,9 +22,11 @@ final class EventLoop {
 
     init(
         listener: Socket, limits: HTTPServer.Limits, responder: any HTTPResponder, channel: LoopChannel,
-        tls: Result<any TLSServerContext, TLSError>? = nil, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil
+        tls: Result<any TLSServerContext, TLSError>? = nil, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil,
+        onAccept: (@Sendable () -> Void)? = nil
     ) {
         self.tls = tls
+        self.onAccept = onAccept
         self.listener = listener
         self.limits = limits
         self.responder = responder
@@ -161,6 +165,7 @@ final class EventLoop {
                 connection.registered = .read
                 poller.add(socket.fd, .read)
                 channel.openConnections.store(connections.count, ordering: .relaxed)
+                onAccept?()
                 update(connection, now: now)
             case .none:
                 return

@@ -71,8 +71,13 @@ package final class HTTPServer: Sendable {
     package var hasStopped: Bool { lifecycle.withLock { $0.finished } }
 
     /// Starts the I/O thread, which answers every request through `responder` until `stop()`.
-    /// - Parameter onAcceptPause: called on the I/O thread each time accepting stops for want of descriptors.
-    package func start(responder: some HTTPResponder, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - onAcceptPause: called on the I/O thread each time accepting stops for want of descriptors.
+    ///   - onAccept: called on the I/O thread for each connection accepted, before its first byte is read.
+    package func start(
+        responder: some HTTPResponder, onAcceptPause: (@Sendable (AcceptPause) -> Void)? = nil,
+        onAccept: (@Sendable () -> Void)? = nil
+    ) {
         let (listener, limits, channel, identity) = (listener, limits, channel, tls)
         lifecycle.withLock { $0.started = true }
         LoopThread.start { [self] in
@@ -81,7 +86,7 @@ package final class HTTPServer: Sendable {
             let tls = identity.map { identity in Result { () throws(TLSError) in try makeTLSContext(identity) } }
             EventLoop(
                 listener: listener, limits: limits, responder: responder, channel: channel, tls: tls,
-                onAcceptPause: onAcceptPause
+                onAcceptPause: onAcceptPause, onAccept: onAccept
             ).run()
             let waiters = lifecycle.withLock { lifecycle in
                 lifecycle.finished = true

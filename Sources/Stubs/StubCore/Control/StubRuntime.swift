@@ -134,6 +134,17 @@ extension StubRuntime {
         coverageTest.withLock { $0 = test }
     }
 
+    /// Records for the coverage report that a connection met `failure` before it could send a request.
+    package func recordTLSFailure(_ failure: TLSFailure) {
+        guard let coverage else { return }
+        let fixtures = state.withLock { $0.catalog.root?.path }
+        coverage.append(
+            CoverageRecord(
+                test: coverageTest.withLock { $0 }, transport: transport, fixtures: fixtures, stub: nil, variant: nil,
+                mutation: nil, status: nil, fault: nil, operation: nil, change: nil, method: "", path: "",
+                tlsFailure: failure.id))
+    }
+
     /// The coverage record of `exchange`.
     private func record(
         of exchange: StubExchange, _ request: Request, operation: String?, fixtures: String?

@@ -26,4 +26,19 @@ public enum TLSFailure: String, CaseIterable, Sendable, Codable {
 
     /// Its ID, as `--tls-failure` and the guide write it (`not-yet-valid`).
     public var id: String { rawValue }
+
+    /// What the server does, in one line, as `stub-server mutations --tls` lists it.
+    package var summary: String {
+        switch self {
+        case .expired: "the certificate's validity ended yesterday"
+        case .notYetValid: "the certificate's validity starts tomorrow"
+        case .wrongHost: "the certificate names wrong-host.invalid only"
+        case .selfSigned: "the certificate is signed by its own key, not by the authority"
+        case .unknownAuthority: "the certificate is signed by an authority no client trusts"
+        case .otherKey: "a valid certificate from the authority with another key: only a client that pins refuses it"
+        case .oldProtocol: "the server speaks TLS 1.1 only"
+        case .handshakeReset: "the server resets the connection when the client's hello arrives"
+        case .handshakeStall: "the server reads the client's hello and answers nothing until its idle timeout"
+        }
+    }
 }

@@ -26,11 +26,14 @@ package struct CoverageRecord: Codable, Equatable, Sendable {
     package var change: String?
     package var method: String
     package var path: String
+    /// The TLS failure a connection met before any request (`expired`, a `TLSFailure` ID); method and path are then
+    /// empty and no stub answered.
+    package var tlsFailure: String?
 
     package init(
         test: String?, transport: String, fixtures: String? = nil, stub: String?, variant: String?, mutation: String?,
         status: Int?,
-        fault: String?, operation: String?, change: String?, method: String, path: String
+        fault: String?, operation: String?, change: String?, method: String, path: String, tlsFailure: String? = nil
     ) {
         self.test = test
         self.transport = transport
@@ -44,5 +47,6 @@ package struct CoverageRecord: Codable, Equatable, Sendable {
         self.change = change
         self.method = method
         self.path = path
+        self.tlsFailure = tlsFailure
     }
 }

@@ -13,31 +13,39 @@ import StubServer
 /// COMMAND [ARGS...]`: serves DIR on a free loopback port and runs COMMAND once on the unmutated answer (which must
 /// pass), then once per mutant of the stub's variant, each chosen for the stub while it runs (with `--jobs N`, N
 /// runs at once, each against a server of its own); reports which mutants the command passed, failed, crashed on or
-/// hung on.
+/// hung on. With `--tls` instead of a stub, the command runs against an HTTPS server of DIR, then once per TLS
+/// failure against a server that presents it.
 struct SweepCommand: Command, Equatable {
     static let name = "sweep"
     static let usage = Help.sweep
     var folder = "MockData"
-    var stub: String
+    /// The stub swept; nil with `--tls`.
+    var stub: String?
     var variant = "good"
     var timeout = 10.0
     var jobs = 1
     var report: String?
+    /// The authority's folder for `--tls` (nil: the user's).
+    var authority: String?
     var command: [String]
 
     static func parse(_ reader: inout OptionReader) throws(UsageError) -> SweepCommand {
         var folder = "MockData"
         var stub: String?
-        var variant = "good"
+        var variant: String?
         var timeout = 10.0
         var jobs = 1
         var report: String?
+        var tls = false
+        var authority: String?
         var command: [String] = []
         while let argument = reader.next() {
             switch argument {
             case .option("--fixtures"): folder = try reader.value()
             case .option("--stub"): stub = try reader.value()
             case .option("--variant"): variant = try reader.value()
+            case .option("--tls"): tls = true
+            case .option("--authority"): authority = try reader.value()
             case .option("--timeout"):
                 timeout = try reader.value("a number of seconds above 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
             case .option("--jobs"):
@@ -49,19 +57,29 @@ struct SweepCommand: Command, Equatable {
             case .option, .operand: throw reader.unknown()
             }
         }
-        guard let stub else { throw UsageError("sweep needs --stub NAME", command: name) }
+        if tls {
+            guard stub == nil, variant == nil else {
+                throw UsageError(
+                    "sweep --tls sweeps the TLS failures of the whole server: no --stub or --variant",
+                    command: name)
+            }
+        } else {
+            guard stub != nil else { throw UsageError("sweep needs --stub NAME (or --tls)", command: name) }
+            guard authority == nil else { throw UsageError("--authority needs --tls", command: name) }
+        }
         guard !command.isEmpty else {
             throw UsageError("sweep needs a command to run after --: sweep ... -- COMMAND [ARGS...]", command: name)
         }
         return SweepCommand(
-            folder: folder, stub: stub, variant: variant, timeout: timeout, jobs: jobs, report: report,
-            command: command)
+            folder: folder, stub: stub, variant: variant ?? "good", timeout: timeout, jobs: jobs, report: report,
+            authority: authority, command: command)
     }
 
     /// Exits 0 when the command passed every mutant, 1 when it did not (or the folder, stub or variant is
     /// missing, or the report cannot be written), 64 when it fails on the unmutated answer or cannot be started.
     func run() async -> Int32 {
         guard let catalog = StubServerTool.load(folder) else { return 1 }
+        guard let stub else { return await sweepTLS(catalog) }
         let mutants: [Mutation]
         do {
             mutants = try catalog.existingVariant(variant, ofStub: stub).mutants
@@ -86,30 +104,15 @@ struct SweepCommand: Command, Equatable {
         defer { stopper.cancel() }
 
         let baseline: SweepRun
-        do {
-            baseline = try await runner.run(mutation: nil, server: servers[0].baseURL.absoluteString)
-        } catch {
+        switch await self.baseline(runner, servers[0], answer: "the unmutated answer of \(stub) (\(variant))") {
+        case .success(let run): baseline = run
+        case .failure(let status):
             for server in servers { await server.stop() }
-            Output.error("stub-server sweep: cannot start the command: \(error)")
-            return 64
+            return status.code
         }
-        if runner.stopped { return await stopped(servers) }
-        guard baseline.outcome == .passed else {
-            for server in servers { await server.stop() }
-            Output.error(
-                "stub-server sweep: the command \(baseline.outcome.rawValue) (\(baseline.detail)) on the unmutated "
-                    + "answer of \(stub) (\(variant)), so no mutant can tell anything: fix the command first."
-                    + (baseline.output.isEmpty
-                        ? ""
-                        : " Its last lines:\n"
-                            + baseline.output.map { "  \($0)" }.joined(
-                                separator: "\n")))
-            return 64
-        }
-        Output.line("baseline  passed  (\(baseline.detail))")
 
         let results: [SweepRun]
-        switch await sweep(mutants, servers: servers, runner: runner) {
+        switch await sweep(mutants, of: stub, servers: servers, runner: runner) {
         case .success(let runs): results = runs
         case .failure(.stopped): return await stopped(servers)
         case .failure(.server(let message)):
@@ -119,9 +122,14 @@ struct SweepCommand: Command, Equatable {
         }
         for server in servers { await server.stop() }
 
-        let report = SweepReport(
-            stub: stub, variant: variant, command: command, timeoutSeconds: timeout, baseline: baseline,
-            results: results)
+        return finish(
+            SweepReport(
+                stub: (stub, variant), command: command, timeoutSeconds: timeout, baseline: baseline, results: results))
+    }
+
+    /// Prints the summary and writes the report; 0 when every run passed, 1 when one did not or the report cannot
+    /// be written.
+    private func finish(_ report: SweepReport) -> Int32 {
         Output.line(report.summary)
         if let path = self.report {
             do {
@@ -133,7 +141,99 @@ struct SweepCommand: Command, Equatable {
                 return 1
             }
         }
-        return report.counts.passed == results.count ? 0 : 1
+        return report.counts.passed == report.results.count ? 0 : 1
+    }
+
+    /// An exit status, as a failure.
+    struct ExitStatus: Error {
+        var code: Int32
+    }
+
+    /// Runs the command on `server` unmutated: its run when it passed, else the exit status the sweep ends with
+    /// (64: the command failed or could not start, 130: a signal stopped the sweep).
+    private func baseline(_ runner: SweepRunner, _ server: StubServer, answer: String) async -> Result<
+        SweepRun, ExitStatus
+    > {
+        let baseline: SweepRun
+        do {
+            baseline = try await runner.run(mutation: nil, server: server.baseURL.absoluteString)
+        } catch {
+            Output.error("stub-server sweep: cannot start the command: \(error)")
+            return .failure(ExitStatus(code: 64))
+        }
+        if runner.stopped {
+            Output.error("stub-server sweep: stopped by a signal; no report written")
+            return .failure(ExitStatus(code: 130))
+        }
+        guard baseline.outcome == .passed else {
+            Output.error(
+                "stub-server sweep: the command \(baseline.outcome.rawValue) (\(baseline.detail)) on \(answer), so "
+                    + "no mutant can tell anything: fix the command first."
+                    + (baseline.output.isEmpty
+                        ? "" : " Its last lines:\n" + baseline.output.map { "  \($0)" }.joined(separator: "\n")))
+            return .failure(ExitStatus(code: 64))
+        }
+        Output.line("baseline  passed  (\(baseline.detail))")
+        return .success(baseline)
+    }
+
+    /// `--tls`: the command against an HTTPS server of `catalog`, then once per TLS failure against a server of
+    /// its own that presents it; `STUB_SERVER_AUTHORITY_FILE` names the authority's certificate for the command to
+    /// trust, `STUB_MUTATION` the failure.
+    private func sweepTLS(_ catalog: StubCatalog) async -> Int32 {
+        let folder = authority.map { URL(fileURLWithPath: $0) }
+        func start(_ failure: TLSFailure?) throws -> StubServer {
+            let https = StubServer.HTTPS(authorityFolder: folder, failure: failure)
+            return try StubServer.start(catalog: catalog, configuration: StubServer.Configuration(https: https))
+        }
+        let good: StubServer
+        do {
+            good = try start(nil)
+        } catch {
+            Output.error("stub-server sweep: \(error)")
+            return 1
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["STUB_SERVER_AUTHORITY_FILE"] = good.certificateAuthorityFile?.path
+        let runner = SweepRunner(command: command, timeout: timeout, environment: environment)
+        let stopper = Task { await runner.stopOnSignal() }
+        defer { stopper.cancel() }
+        let baseline: SweepRun
+        switch await self.baseline(runner, good, answer: "HTTPS without a failure") {
+        case .success(let run): baseline = run
+        case .failure(let status):
+            await good.stop()
+            return status.code
+        }
+        await good.stop()
+        var results: [SweepRun] = []
+        for failure in TLSFailure.allCases {
+            let server: StubServer
+            do {
+                server = try start(failure)
+            } catch {
+                Output.error("stub-server sweep: \(failure.id): \(error)")
+                return 1
+            }
+            var result: SweepRun
+            do {
+                result = try await runner.run(mutation: failure.id, server: server.baseURL.absoluteString)
+            } catch {
+                await server.stop()
+                Output.error("stub-server sweep: \(failure.id): \(error)")
+                return 1
+            }
+            await server.stop()
+            if runner.stopped {
+                Output.error("stub-server sweep: stopped by a signal; no report written")
+                return 130
+            }
+            result.description = failure.summary
+            Output.line("\(result.outcome.rawValue.padding(8))\(failure.id)  (\(result.detail))")
+            results.append(result)
+        }
+        return finish(
+            SweepReport(stub: nil, command: command, timeoutSeconds: timeout, baseline: baseline, results: results))
     }
 }
 
@@ -149,7 +249,7 @@ extension SweepCommand {
     /// Runs the command once per mutant, `servers.count` runs at once: lane K runs mutants K, K + N, ... against
     /// server K, printing a line as each ends. The results are in the mutants' order.
     fileprivate func sweep(
-        _ mutants: [Mutation], servers: [StubServer], runner: SweepRunner
+        _ mutants: [Mutation], of stub: String, servers: [StubServer], runner: SweepRunner
     ) async -> Result<[SweepRun], Interruption> {
         await withTaskGroup(of: Result<[(Int, SweepRun)], Interruption>.self) { group in
             for (lane, server) in servers.enumerated() {

@@ -35,19 +35,24 @@ struct SweepReport: Encodable {
         var hung = 0
     }
 
-    var stub: String
-    var variant: String
+    /// The stub and variant swept; nil for a sweep of the TLS failures.
+    var stub: String?
+    var variant: String?
+    /// True for a sweep of the TLS failures (`sweep --tls`); absent otherwise.
+    var tls: Bool?
     var command: [String]
     var timeoutSeconds: Double
     var baseline: SweepRun
     var results: [SweepRun]
     var counts: Counts
 
+    /// - Parameter stub: the stub and its variant; nil for a sweep of the TLS failures.
     init(
-        stub: String, variant: String, command: [String], timeoutSeconds: Double, baseline: SweepRun,
+        stub: (name: String, variant: String)?, command: [String], timeoutSeconds: Double, baseline: SweepRun,
         results: [SweepRun]
     ) {
-        (self.stub, self.variant, self.command, self.timeoutSeconds) = (stub, variant, command, timeoutSeconds)
+        (self.stub, self.variant, tls) = (stub?.name, stub?.variant, stub == nil ? true : nil)
+        (self.command, self.timeoutSeconds) = (command, timeoutSeconds)
         (self.baseline, self.results) = (baseline, results)
         counts = Counts()
         for result in results {
@@ -60,9 +65,11 @@ struct SweepReport: Encodable {
         }
     }
 
-    /// `swept 469 mutants of top-albums (good): 450 passed, 10 failed, 5 crashed, 4 hung`.
+    /// `swept 469 mutants of top-albums (good): 450 passed, 10 failed, 5 crashed, 4 hung`, or `swept 9 TLS
+    /// failures: ...`.
     var summary: String {
-        "swept \(results.count) mutants of \(stub) (\(variant)): \(counts.passed) passed, \(counts.failed) failed, "
+        let what = stub.map { "mutants of \($0) (\(variant ?? "good"))" } ?? "TLS failures"
+        return "swept \(results.count) \(what): \(counts.passed) passed, \(counts.failed) failed, "
             + "\(counts.crashed) crashed, \(counts.hung) hung"
     }
 }
