@@ -5,6 +5,11 @@ import StubTestSupport
 import Testing
 
 @testable import HTTPEngine
+@testable import Networking
+
+#if canImport(COpenSSL)
+    import COpenSSL
+#endif
 
 /// An app that pins its host's key, swept over every TLS failure a server can present, beside two fragile
 /// clients: one that accepts any chain, one that checks the pin and not the chain. Each handshake is real (a
@@ -121,6 +126,44 @@ import Testing
             } catch {
                 return .failed("\(error)")
             }
+        }
+
+        /// The SubjectPublicKeyInfo head an Apple app puts before the key's bytes to pin it (Security gives the key
+        /// without it) is OpenSSL's for a key of each kind, and what follows is the key as Security writes it: an EC
+        /// point `04 || X || Y`, or a PKCS#1 `RSAPublicKey` (a SEQUENCE of the modulus and 65537).
+        @Test(arguments: PublicKeyKind.allCases)
+        func theKeyHeadOfEachKind_isOpenSSLs(_ kind: PublicKeyKind) throws {
+            let algorithm = kind == .ecP256 || kind == .ecP384 ? "EC" : "RSA"
+            let context = try #require(EVP_PKEY_CTX_new_from_name(nil, algorithm, nil))
+            defer { EVP_PKEY_CTX_free(context) }
+            #expect(EVP_PKEY_keygen_init(context) == 1)
+            switch kind {
+            case .ecP256: #expect(EVP_PKEY_CTX_set_group_name(context, "P-256") == 1)
+            case .ecP384: #expect(EVP_PKEY_CTX_set_group_name(context, "P-384") == 1)
+            case .rsa2048: #expect(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1)
+            case .rsa4096: #expect(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 4096) == 1)
+            }
+            var key: OpaquePointer?
+            #expect(EVP_PKEY_generate(context, &key) == 1)
+            defer { EVP_PKEY_free(key) }
+            var pointer: UnsafeMutablePointer<UInt8>?
+            let count = i2d_PUBKEY(key, &pointer)
+            let bytes = try #require(pointer)
+            defer { copenssl_free(bytes) }
+            let der = Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
+            let head = kind.subjectPublicKeyInfoHeader
+            #expect(Array(der.prefix(head.count)) == head)
+            #expect(der.count == head.count + kind.keyByteCount)
+            let rest = der.dropFirst(head.count)
+            if algorithm == "EC" {
+                #expect(rest.first == 0x04, "an uncompressed point")
+            } else {
+                #expect(Array(rest.prefix(2)) == [0x30, 0x82])
+                #expect(Array(rest.suffix(5)) == [0x02, 0x03, 0x01, 0x00, 0x01], "exponent 65537 last")
+            }
+            let bits = kind == .ecP256 ? 256 : kind == .ecP384 ? 384 : kind == .rsa2048 ? 2048 : 4096
+            #expect(PublicKeyKind(elliptic: algorithm == "EC", bits: bits) == kind)
+            #expect(PublicKeyKind(elliptic: algorithm == "EC", bits: bits + 8) == nil)
         }
     }
 #endif

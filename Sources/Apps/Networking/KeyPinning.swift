@@ -1,8 +1,8 @@
 /// What a TLS handshake showed a client about its server, gathered by the platform's TLS: whether the chain is
 /// trusted for the host asked for (dates, names, an authority the client trusts), why not, and the leaf key's pin.
 ///
-/// On Apple platforms a `URLSessionDelegate` gathers them from the challenge's `SecTrust`; the package's tests
-/// gather them with OpenSSL.
+/// On Apple platforms `init(trust:host:)` gathers them from a challenge's `SecTrust` (`PinningSessionDelegate` does);
+/// the package's tests gather them with OpenSSL.
 public struct ServerTrustFacts: Sendable, Equatable {
     /// Why the chain is not trusted, in the TLS library's words; nil when it is.
     public var chainFailure: String?
