@@ -283,6 +283,7 @@ let package = Package(
                 "MoviesFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubCoverage", "StubHarness",
                 "StubMutations", "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting",
                 "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ],
             // Fixtures folders of the fragile clients' sweeps, found from the test file as MockData is.
             exclude: ["FragileFixtures", "AssistantFixtures"],
