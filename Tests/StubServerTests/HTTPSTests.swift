@@ -72,12 +72,12 @@ import Testing
         /// Its idle timeout, which bounds a handshake, is a minute: a test task may run seconds late on a busy machine.
         private func withHTTPSServer(
             hosts: [String] = [], failure: TLSFailure? = nil, idleTimeout: Duration = .seconds(60),
-            _ body: (StubServer, _ authority: String) async throws -> Void
+            maxConnections: Int? = nil, _ body: (StubServer, _ authority: String) async throws -> Void
         ) async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
             let configuration = StubServer.Configuration(
-                idleTimeout: idleTimeout,
+                idleTimeout: idleTimeout, maxConnections: maxConnections,
                 https: StubServer.HTTPS(authorityFolder: folder, hosts: hosts, failure: failure))
             try await withTestServer(configuration) { server, _ in
                 try await body(server, folder.appendingPathComponent("ca.pem").path)
@@ -87,6 +87,22 @@ import Testing
         private func get(_ client: TLSTestClient, _ target: String) async throws -> String {
             try await client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             return String(decoding: try await client.readUntilClosed(), as: UTF8.self)
+        }
+
+        /// Beyond the connection limit the TLS port closes the connection (a 503 would need a handshake first); the
+        /// connection it holds is served on, and once it closes another is served.
+        @Test func aConnectionBeyondTheLimit_isClosed_andTheOneHeldIsServedOn() async throws {
+            try await withHTTPSServer(maxConnections: 1) { server, authority in
+                let held = try await TLSTestClient(port: server.port, authority: authority)
+                let refused = try await RawHTTPClient(port: server.port)
+                #expect(await refused.readToEnd().isEmpty, "closed without a byte")
+                let answer = try await get(held, "/albums/1")
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                // The held connection's close frees its place: a new client handshakes and is answered.
+                try await waitUntil("the held connection is gone") { server.openConnections == 0 }
+                let next = try await TLSTestClient(port: server.port, authority: authority)
+                #expect(try await get(next, "/albums/2").hasSuffix(#"{"id":"2"}"#))
+            }
         }
 
         @Test(arguments: ["localhost", "127.0.0.1", "::1", "stub.test"])
