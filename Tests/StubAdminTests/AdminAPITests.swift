@@ -112,7 +112,8 @@ struct AdminAPITests {
     }
 
     @Test func reset_forgetsChoicesSequencesAndTheJournal() async throws {
-        try await withTestServer(StubServer.Configuration(variant: "nil")) { server, _ in
+        try await withTestServer(StubServer.Configuration(variant: "nil", idleTimeout: testServerTimeout)) {
+            server, _ in
             try server.setVariant("bad")
             try server.setVariant("special", forStub: "album")
             _ = try await exchange(server, get("/flaky"))

@@ -13,6 +13,7 @@
             defer { try? FileManager.default.removeItem(at: folder) }
             let server = try RunningServer([
                 "serve", "--port", "0", "--https", "--authority", folder.path, "--certificate-host", "stub.test",
+                "--http-port", "0",
             ])
             let first = try #require(await server.nextLine())
             let address = try #require(first.components(separatedBy: " at ").last)
@@ -21,7 +22,15 @@
             #expect(
                 await server.nextLine()
                     == "Certificate signed by the local authority \(authority) (stub-server trust: how to trust it)")
+            let plainLine = try #require(await server.nextLine())
+            #expect(plainLine.hasPrefix("Plain HTTP beside it at http://127.0.0.1:"))
+            let plain = try #require(plainLine.components(separatedBy: " at ").last)
+            #expect(plain != address.replacingOccurrences(of: "https", with: "http"), "a port of its own")
             let target = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
+            let overPlainHTTP = try await CLIRunner.run(
+                ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", plain + target],
+                tool: URL(fileURLWithPath: "/usr/bin/curl"))
+            #expect(overPlainHTTP.stdout == "200")
             let trusted = try await CLIRunner.run(
                 [
                     "-sS", "--max-time", "60", "--cacert", authority, "-o", "/dev/null", "-w", "%{http_code}",
@@ -57,7 +66,8 @@
             let misuse = try await CLIRunner.run(["serve", "--authority", folder.path])
             #expect(misuse.status == 64)
             #expect(
-                misuse.stderr.hasPrefix("stub-server: --authority, --certificate-host and --tls-failure need --https"))
+                misuse.stderr.hasPrefix(
+                    "stub-server: --authority, --certificate-host, --tls-failure and --http-port need --https"))
         }
     }
 #endif

@@ -71,7 +71,7 @@ import Testing
 
         /// Its idle timeout, which bounds a handshake, is a minute: a test task may run seconds late on a busy machine.
         private func withHTTPSServer(
-            hosts: [String] = [], failure: TLSFailure? = nil, idleTimeout: Duration = .seconds(60),
+            hosts: [String] = [], failure: TLSFailure? = nil, idleTimeout: Duration = testServerTimeout,
             maxConnections: Int? = nil, _ body: (StubServer, _ authority: String) async throws -> Void
         ) async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
@@ -87,6 +87,36 @@ import Testing
         private func get(_ client: TLSTestClient, _ target: String) async throws -> String {
             try await client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             return String(decoding: try await client.readUntilClosed(), as: UTF8.self)
+        }
+
+        /// With `plainPort`, plain HTTP is served beside HTTPS from the same stubs, choices and journal, and `stop`
+        /// closes both listeners.
+        @Test func plainHTTPBeside_servesTheSameChoicesAndJournal() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fixtures = try TestCatalog.fixtures()
+            defer { fixtures.remove() }
+            let server = try StubServer.start(
+                fixtures: fixtures.root,
+                configuration: StubServer.Configuration(https: StubServer.HTTPS(authorityFolder: folder, plainPort: 0)))
+            let plainURL = try #require(server.plainBaseURL)
+            let plainPort = try #require(plainURL.port)
+            #expect(plainURL.absoluteString == "http://127.0.0.1:\(plainPort)")
+            #expect(plainPort != server.port)
+            try server.setVariant("special", forStub: "album")
+            let plain = try await RawHTTPClient(port: plainPort)
+            try await plain.send(StubTestSupport.get("/albums/1"))
+            #expect(try await plain.readResponse().header("X-Stub-Variant") == "special")
+            let tls = try await TLSTestClient(
+                port: server.port, authority: folder.appendingPathComponent("ca.pem").path)
+            #expect(try await get(tls, "/albums/2").contains("X-Stub-Variant: special\r\n"))
+            #expect(server.journal().map(\.path) == ["/albums/1", "/albums/2"])
+            await server.stop()
+            #expect(server.hasStopped)
+            #expect(await plain.readToEnd().isEmpty, "the plain listener's connection is closed too")
+            await #expect(throws: RawHTTPClient.ClientError.self) {
+                try await RawHTTPClient(port: plainPort, timeout: 5)
+            }
         }
 
         /// Beyond the connection limit the TLS port closes the connection (a 503 would need a handshake first); the

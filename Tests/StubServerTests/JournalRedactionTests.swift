@@ -9,7 +9,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct JournalRedactionTests {
     @Test func secretHeadersAndQueryParameters_areRedacted() async throws {
-        let configuration = StubServer.Configuration(redaction: Redaction(headers: ["X-Api-Key"], query: ["token"]))
+        let configuration = StubServer.Configuration(
+            idleTimeout: testServerTimeout, redaction: Redaction(headers: ["X-Api-Key"], query: ["token"]))
         try await withTestServer(configuration) { server, _ in
             let response = try await exchange(
                 server,

@@ -237,7 +237,8 @@ struct ServerHTTPTests {
     }
 
     @Test func connectionsBeyondTheLimit_get503() async throws {
-        try await withTestServer(StubServer.Configuration(maxConnections: 1)) { server, _ in
+        try await withTestServer(StubServer.Configuration(idleTimeout: testServerTimeout, maxConnections: 1)) {
+            server, _ in
             let first = try await RawHTTPClient(port: server.port)
             try await first.send(get("/albums/1"))
             #expect(try await first.readResponse().status == 200)

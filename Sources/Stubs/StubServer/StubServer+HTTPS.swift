@@ -20,11 +20,17 @@ extension StubServer {
         public var hosts: [String]
         /// How every connection fails instead of handshaking as it should; nil: none.
         public var failure: TLSFailure?
+        /// A port to serve plain HTTP on as well (0: a free one), from the same stubs, choices and journal; nil:
+        /// HTTPS only. The server's `plainBaseURL` is its address.
+        public var plainPort: UInt16?
 
-        public init(authorityFolder: URL? = nil, hosts: [String] = [], failure: TLSFailure? = nil) {
+        public init(
+            authorityFolder: URL? = nil, hosts: [String] = [], failure: TLSFailure? = nil, plainPort: UInt16? = nil
+        ) {
             self.authorityFolder = authorityFolder
             self.hosts = hosts
             self.failure = failure
+            self.plainPort = plainPort
         }
 
         /// The authority, and a leaf identity it signed for this server.

@@ -28,6 +28,9 @@ public final class StubServer: Sendable {
     /// The PEM certificate of the authority that signed the server's certificate, when it serves HTTPS: the file a
     /// client trusts (`curl --cacert`).
     public let certificateAuthorityFile: URL?
+    /// `http://HOST:PORT` of the plain HTTP listener beside HTTPS, when `HTTPS.plainPort` asked for one: the same
+    /// stubs, choices and journal.
+    public let plainBaseURL: URL?
     /// The seed of the random faults and chaos: the configured one, or the one picked at start.
     public var seed: UInt64 { runtime.seed }
 
@@ -38,6 +41,8 @@ public final class StubServer: Sendable {
     /// Open WebSockets by stub, for tests and the admin API to send on.
     let webSocketRegistry = WebSocketRegistry()
     private let engine: HTTPServer
+    /// The plain HTTP listener beside HTTPS (`HTTPS.plainPort`).
+    private let plainEngine: HTTPServer?
     /// The fixtures folder's watcher, when `watchFixtures` is on.
     private let watcher = Lock<FixtureWatcher?>(nil)
 
@@ -61,6 +66,7 @@ public final class StubServer: Sendable {
             { @Sendable [runtime = server.runtime] in runtime.recordTLSFailure(failure) }
         }
         server.engine.start(responder: server, onAcceptPause: onAcceptPause, onAccept: onAccept)
+        server.plainEngine?.start(responder: server, onAcceptPause: onAcceptPause)
         return server
     }
 
@@ -75,6 +81,16 @@ public final class StubServer: Sendable {
             throw StubServerError.bindFailed(
                 host: configuration.host, port: Int(configuration.port), reason: error.description)
         }
+        if let plainPort = configuration.https?.plainPort {
+            do {
+                plainEngine = try HTTPServer(host: configuration.host, port: plainPort, limits: configuration.limits)
+            } catch {
+                throw StubServerError.bindFailed(
+                    host: configuration.host, port: Int(plainPort), reason: error.description)
+            }
+        } else {
+            plainEngine = nil
+        }
         port = engine.port
         let host = configuration.host
         let urlHost =
@@ -84,6 +100,7 @@ public final class StubServer: Sendable {
             default: host.contains(":") ? "[\(host)]" : host
             }
         baseURL = URL(string: "\(tls == nil ? "http" : "https")://\(urlHost):\(port)")!
+        plainBaseURL = plainEngine.map { URL(string: "http://\(urlHost):\($0.port)")! }
         runtime = StubRuntime(
             catalog: catalog,
             StubRuntime.Settings(
@@ -97,18 +114,18 @@ public final class StubServer: Sendable {
     package var connectionLimit: Int { engine.limits.maxConnections }
 
     /// Open client connections, for tests that check connections are cleaned up.
-    package var openConnections: Int { engine.openConnections }
+    package var openConnections: Int { engine.openConnections + (plainEngine?.openConnections ?? 0) }
 
     /// Connections closed because their client stopped reading: none of the pending answer was taken for the
     /// idle timeout.
-    package var stalledConnections: Int { engine.stalledConnections }
+    package var stalledConnections: Int { engine.stalledConnections + (plainEngine?.stalledConnections ?? 0) }
 
     /// Times the server stopped accepting because the process had no file descriptor to spare (`EMFILE`); it
     /// accepts again when one of its connections closes, or 100 ms later, and serves open connections meanwhile.
-    package var acceptPauses: Int { engine.acceptPauses }
+    package var acceptPauses: Int { engine.acceptPauses + (plainEngine?.acceptPauses ?? 0) }
 
     /// Whether `stop()` has finished: the listener and every connection are closed.
-    package var hasStopped: Bool { engine.hasStopped }
+    package var hasStopped: Bool { engine.hasStopped && plainEngine?.hasStopped != false }
 
     /// Stops accepting, closes every open connection, and returns once the server's thread has finished.
     public func stop() async {
@@ -117,6 +134,7 @@ public final class StubServer: Sendable {
             watcher = nil
         }
         await engine.stop()
+        await plainEngine?.stop()
     }
 
     /// Watches the catalog's folder and reloads when a file in it changes.

@@ -22,7 +22,8 @@ enum Help {
     static let serve = """
         Usage: stub-server serve [--fixtures DIR] [--host HOST] [--port N] [--variant NAME] [--watch]
                                  [--ready-file PATH] [--chaos RATE] [--seed N] [--max-connections N] [--no-contracts]
-                                 [--https [--authority DIR] [--certificate-host NAME]... [--tls-failure ID]]
+                                 [--https [--authority DIR] [--certificate-host NAME]... [--tls-failure ID]
+                                          [--http-port N]]
                stub-server serve --file FILE [--host HOST] [--port N]
 
         Serves the stubs in DIR until interrupted (SIGINT or SIGTERM).
@@ -48,6 +49,8 @@ enum Help {
           --certificate-host NAME  Also name NAME (a host or an address) in the certificate; repeatable
           --tls-failure ID  Fail every connection's TLS this way: expired, not-yet-valid, wrong-host, self-signed,
                            unknown-authority, other-key, old-protocol, handshake-reset, handshake-stall
+          --http-port N    Also serve plain HTTP on port N (0: a free one) beside HTTPS: the same stubs,
+                           choices and journal
           -h, --help       Show this help
 
         Choose variants per request with the X-Stub-Variant header, or at run time through /__stub/

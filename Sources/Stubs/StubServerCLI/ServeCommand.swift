@@ -47,6 +47,8 @@ struct ServeCommand: Command, Equatable {
         var certificateHosts: [String] = []
         /// How every connection's TLS fails.
         var tlsFailure: TLSFailure?
+        /// A port to serve plain HTTP on beside HTTPS.
+        var httpPort: UInt16?
     }
 
     static func parse(_ reader: inout OptionReader) throws(UsageError) -> ServeCommand {
@@ -64,6 +66,8 @@ struct ServeCommand: Command, Equatable {
                 options.https = true
             case .option("--authority"): options.authority = try reader.value()
             case .option("--certificate-host"): options.certificateHosts.append(try reader.value())
+            case .option("--http-port"):
+                options.httpPort = try reader.value("a number from 0 to 65535") { UInt16($0) }
             case .option("--tls-failure"):
                 let ids = TLSFailure.allCases.map(\.id).joined(separator: ", ")
                 options.tlsFailure = try reader.value("one of \(ids)") { TLSFailure(rawValue: $0) }
@@ -84,8 +88,12 @@ struct ServeCommand: Command, Equatable {
             case .option, .operand: throw reader.unknown()
             }
         }
-        if !options.https, options.authority != nil || !options.certificateHosts.isEmpty || options.tlsFailure != nil {
-            throw UsageError("--authority, --certificate-host and --tls-failure need --https", command: name)
+        if !options.https,
+            options.authority != nil || !options.certificateHosts.isEmpty || options.tlsFailure != nil
+                || options.httpPort != nil
+        {
+            throw UsageError(
+                "--authority, --certificate-host, --tls-failure and --http-port need --https", command: name)
         }
         if options.watch, options.file != nil {
             throw UsageError("--watch watches a fixtures folder; it cannot be used with --file", command: name)
@@ -135,7 +143,7 @@ struct ServeCommand: Command, Equatable {
                 ? StubServer.HTTPS(
                     authorityFolder: options.authority.map { URL(fileURLWithPath: $0) },
                     hosts: options.certificateHosts,
-                    failure: options.tlsFailure)
+                    failure: options.tlsFailure, plainPort: options.httpPort)
                 : nil)
         let server: StubServer
         do {
@@ -158,6 +166,9 @@ struct ServeCommand: Command, Equatable {
         if let authority = server.certificateAuthorityFile {
             Output.line(
                 "Certificate signed by the local authority \(authority.path) (stub-server trust: how to trust it)")
+        }
+        if let plain = server.plainBaseURL, let port = plain.port {
+            Output.line("Plain HTTP beside it at http://\(host):\(port)")
         }
         Output.line(Self.connectionLine(limit: server.connectionLimit, chosen: options.maxConnections, fileLimit))
         if options.contracts, server.runtime.installContractChecks() {

@@ -83,9 +83,19 @@ package enum TestCatalog {
     }
 }
 
+/// How long test servers keep an idle connection, or wait for the rest of a request, when the test is not about
+/// those timeouts.
+package let testServerTimeout = Duration.seconds(600)
+
 /// Runs `body` against a server serving the test catalog, then stops the server and removes the folder.
+///
+/// The server waits `testServerTimeout` for a connection's next request, and for the rest of one, unless the test
+/// chooses: a test's task may be kept from running for tens of seconds between its connect and its send on a busy
+/// machine, and a server that closed the idle connection meanwhile (30 s by default) fails a test that is not about
+/// idle connections.
 package func withTestServer(
-    _ configuration: StubServer.Configuration = StubServer.Configuration(),
+    _ configuration: StubServer.Configuration = StubServer.Configuration(
+        idleTimeout: testServerTimeout, headerTimeout: testServerTimeout),
     _ body: (StubServer, TemporaryFixtures) async throws -> Void
 ) async throws {
     let fixtures = try TestCatalog.fixtures()
