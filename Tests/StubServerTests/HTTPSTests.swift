@@ -115,7 +115,7 @@ import Testing
             #expect(server.hasStopped)
             #expect(await plain.readToEnd().isEmpty, "the plain listener's connection is closed too")
             await #expect(throws: RawHTTPClient.ClientError.self) {
-                try await RawHTTPClient(port: plainPort, timeout: 5)
+                try await RawHTTPClient(port: plainPort)
             }
         }
 
