@@ -72,6 +72,7 @@
             (["sweep", "--tls", "--stub", "item", "--", "true"], "no --stub or --variant"),
             (["sweep", "--stub", "item", "--authority", "x", "--", "true"], "--authority needs --tls"),
             (["sweep", "--", "true"], "sweep needs --stub NAME (or --tls)"),
+            (["sweep", "--tls", "--jobs", "2", "--", "true"], "no --jobs"),
         ])
         func misuse_isRefused(_ arguments: [String], message: String) async throws {
             let result = try await CLIRunner.run(arguments)

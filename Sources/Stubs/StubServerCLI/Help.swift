@@ -112,6 +112,8 @@ enum Help {
     static let sweep = """
         Usage: stub-server sweep [--fixtures DIR] --stub NAME [--variant V] [--timeout SECONDS] [--jobs N]
                                  [--report FILE] -- COMMAND [ARGS...]
+               stub-server sweep --tls [--fixtures DIR] [--authority DIR] [--timeout SECONDS] [--report FILE]
+                                 -- COMMAND [ARGS...]
 
         Serves DIR on a free loopback port and runs COMMAND (found in PATH) once on stub NAME's unmutated
         variant V, which must pass (exit 0), then once per mutant of it with that mutant chosen for the stub.
@@ -120,9 +122,17 @@ enum Help {
         crashed (a signal) or hung (still running after the timeout, then killed with its group). Prints a line
         per mutant and a summary.
 
+        With --tls instead of a stub, COMMAND runs against an HTTPS server of DIR, which must pass, then once
+        per TLS failure (stub-server mutations --tls) against a server of its own that presents it; each run
+        also has STUB_SERVER_AUTHORITY_FILE, the authority's certificate to trust, and STUB_MUTATION is the
+        failure's ID.
+
         Options:
           --fixtures DIR     Fixtures folder (default: MockData)
           --stub NAME        The stub whose answer is mutated
+          --tls              Sweep the TLS failures instead of a stub's mutants
+          --authority DIR    With --tls: the local authority's folder (default: $STUB_SERVER_AUTHORITY, else the
+                             user's)
           --variant V        Its variant (default: good)
           --timeout SECONDS  How long one run may take (default: 10)
           --jobs N           Runs at once, each against a server of its own on its own port (default: 1; more

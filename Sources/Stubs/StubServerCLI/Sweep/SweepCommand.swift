@@ -63,6 +63,9 @@ struct SweepCommand: Command, Equatable {
                     "sweep --tls sweeps the TLS failures of the whole server: no --stub or --variant",
                     command: name)
             }
+            guard jobs == 1 else {
+                throw UsageError("sweep --tls runs one failure at a time, a server each: no --jobs", command: name)
+            }
         } else {
             guard stub != nil else { throw UsageError("sweep needs --stub NAME (or --tls)", command: name) }
             guard authority == nil else { throw UsageError("--authority needs --tls", command: name) }
