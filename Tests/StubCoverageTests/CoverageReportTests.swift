@@ -114,6 +114,11 @@ struct CoverageReportTests {
             catalog: catalog, input: CoverageInput(records: Self.records(of: catalog), results: Self.results))
         #expect(plain.tlsFailures.isEmpty)
         #expect(!plain.text.contains("tls failures"))
+        #expect(!plain.markdown.contains("TLS failure"))
+        #expect(!plain.html.contains("TLS failures"))
+        // The other sections appear only with something in them, the same way.
+        #expect(plain.markdown.contains("Unmatched requests:"))
+        #expect(!plain.markdown.contains("Served to tests with no result"))
     }
 
     @Test func recordsOfAnotherFolder_areLeftOut() throws {
