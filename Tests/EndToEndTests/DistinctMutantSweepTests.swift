@@ -14,7 +14,9 @@ import Testing
 /// In `swift test` the good variants and the seeds, every twentieth mutant of a body and every fifth of a stream or a
 /// conversation, with their aliases (the pairs are checked among those); under `SWEEP=all` (CI's sweep step), every
 /// variant and every mutant.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+// One case at a time: under SWEEP=all (CI's sweep step) every case is minutes of CPU that yields between mutants,
+// and ~100 of them at once kept the screens' sweeps beside them past their ten minutes.
+@Suite(.takesTurns, .serialized, .timeLimit(.minutes(10)))
 struct DistinctMutantSweepTests {
     /// One good answer and its listed mutants.
     struct Case: CustomTestStringConvertible, Sendable {
