@@ -19,7 +19,8 @@ let layout: [String: [String]] = [
     ],
     "Shared": ["CLinux", "COpenSSL", "Locking", "Spawning", "XMLPath"],
     "TestSupport": [
-        "SharedTestSupport", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport", "PlaybackTestSupport",
+        "SharedTestSupport", "TestTurns", "StubTestSupport", "ChildProcesses", "NetworkingTestSupport",
+        "PlaybackTestSupport",
     ],
     "Tools": ["CatalogBenchmarks", "InProcessProbe", "StubbedApp"],
 ]
@@ -170,6 +171,8 @@ let package = Package(
             swiftSettings: settings),
         // What both sides' test support share (no product): bounded waits (`waitUntil`, `Gate`), `RefusingPort`.
         .target(name: "SharedTestSupport", dependencies: ["Locking"], swiftSettings: settings),
+        // Every suite's tests take turns (`.takesTurns`), so a test's minute runs while it runs (no product).
+        .target(name: "TestTurns", swiftSettings: settings),
         // The stub side's test support (no product): the async raw HTTP and WebSocket client, temporary fixtures,
         // exchange helpers; blocking calls in tests live only here.
         .target(
@@ -187,77 +190,91 @@ let package = Package(
         .executableTarget(name: "InProcessProbe", dependencies: ["StubServerInProcess"], swiftSettings: settings),
         // Plays an app that starts its stubs from its launch environment (StubServerCLITests drives it remotely).
         .executableTarget(name: "StubbedApp", dependencies: ["StubServerInProcess"], swiftSettings: settings),
-        .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages"], swiftSettings: settings),
-        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: settings),
-        .testTarget(name: "SpawningTests", dependencies: ["SharedTestSupport", "Spawning"], swiftSettings: settings),
+        .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "TestTurns"], swiftSettings: settings),
+        .testTarget(name: "LockingTests", dependencies: ["Locking", "TestTurns"], swiftSettings: settings),
         .testTarget(
-            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport"],
+            name: "SpawningTests", dependencies: ["SharedTestSupport", "Spawning", "TestTurns"], swiftSettings: settings
+        ),
+        .testTarget(
+            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport", "TestTurns"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerInProcessTests",
-            dependencies: ["HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport"],
+            dependencies: [
+                "HTTPMessages", "Locking", "StubCore", "StubServerInProcess", "StubTestSupport", "TestTurns",
+            ],
             swiftSettings: settings),
-        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport", "TestTurns"], swiftSettings: settings),
         .testTarget(
-            name: "StubCoverageTests", dependencies: ["StubCore", "StubCoverage", "StubTestSupport"],
-            swiftSettings: settings),
-        .testTarget(
-            name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport"], swiftSettings: settings),
-        .testTarget(
-            name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport"], swiftSettings: settings),
-        .testTarget(
-            name: "StubMutationsTests", dependencies: ["HTTPMessages", "StubMutations", "StubTestSupport"],
-            swiftSettings: settings),
-        .testTarget(name: "JSONModelTests", dependencies: ["JSONModel"], swiftSettings: settings),
-        .testTarget(
-            name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "YAMLParsing"],
+            name: "StubCoverageTests", dependencies: ["StubCore", "StubCoverage", "StubTestSupport", "TestTurns"],
             swiftSettings: settings),
         .testTarget(
-            name: "StubCoreTests", dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubMutations", "StubTestSupport"],
+            name: "StubTestSupportTests", dependencies: ["HTTPEngine", "StubTestSupport", "TestTurns"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "ChildProcessesTests", dependencies: ["ChildProcesses", "StubTestSupport", "TestTurns"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "StubMutationsTests",
+            dependencies: ["HTTPMessages", "StubMutations", "StubTestSupport", "TestTurns"],
+            swiftSettings: settings),
+        .testTarget(name: "JSONModelTests", dependencies: ["JSONModel", "TestTurns"], swiftSettings: settings),
+        .testTarget(
+            name: "YAMLParsingTests", dependencies: ["JSONModel", "StubCore", "YAMLParsing", "TestTurns"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "StubCoreTests",
+            dependencies: ["HTTPMessages", "JSONModel", "StubCore", "StubMutations", "StubTestSupport", "TestTurns"],
             swiftSettings: settings),
         .testTarget(
             name: "StubContractsTests",
-            dependencies: ["HTTPMessages", "JSONModel", "StubContracts", "StubCore", "StubTestSupport", "YAMLParsing"],
+            dependencies: [
+                "HTTPMessages", "JSONModel", "StubContracts", "StubCore", "StubTestSupport", "YAMLParsing", "TestTurns",
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTests",
             dependencies: [
                 "ChildProcesses", "HTTPEngine", "HTTPMessages", "JSONModel", "Locking", "StubCore", "StubServer",
-                "StubTestSupport",
+                "StubTestSupport", "TestTurns",
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "ControlPageBrowserTests",
-            dependencies: ["ChildProcesses", "StubTestSupport", "StubContracts", "StubServer"],
+            dependencies: ["ChildProcesses", "StubTestSupport", "StubContracts", "StubServer", "TestTurns"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "NetworkingTests",
-            dependencies: ["Networking", "NetworkingTestSupport", "StubServer"],
+            dependencies: ["Networking", "NetworkingTestSupport", "StubServer", "TestTurns"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "ImageCacheTests",
-            dependencies: ["ImageCache", "Networking", "NetworkingTestSupport"],
+            dependencies: ["ImageCache", "Networking", "NetworkingTestSupport", "TestTurns"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "AlbumsFeatureTests",
-            dependencies: ["Locking", "AlbumsFeature", "ImageCache", "Networking", "NetworkingTestSupport"],
+            dependencies: [
+                "Locking", "AlbumsFeature", "ImageCache", "Networking", "NetworkingTestSupport", "TestTurns",
+            ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "DessertsFeatureTests",
-            dependencies: ["Locking", "DessertsFeature", "Networking", "NetworkingTestSupport"],
+            dependencies: ["Locking", "DessertsFeature", "Networking", "NetworkingTestSupport", "TestTurns"],
             swiftSettings: settings
         ),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport", "TestTurns"],
+            swiftSettings: settings),
         .testTarget(
             name: "TrackSearchFeatureTests",
             dependencies: [
                 "Locking", "TrackSearchFeature", "Networking", "NetworkingTestSupport", "Playback",
-                "PlaybackTestSupport",
+                "PlaybackTestSupport", "TestTurns",
             ],
             swiftSettings: settings
         ),
@@ -265,25 +282,26 @@ let package = Package(
             name: "TopSongsFeatureTests",
             dependencies: [
                 "Locking", "TopSongsFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport",
-                "XMLPath",
+                "XMLPath", "TestTurns",
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "XMLPathTests", dependencies: ["XMLPath"], swiftSettings: settings),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], swiftSettings: settings),
+        .testTarget(name: "XMLPathTests", dependencies: ["XMLPath", "TestTurns"], swiftSettings: settings),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "TestTurns"], swiftSettings: settings),
         .testTarget(
             name: "MoviesFeatureTests",
-            dependencies: ["Locking", "MoviesFeature", "Networking", "NetworkingTestSupport"],
+            dependencies: ["Locking", "MoviesFeature", "Networking", "NetworkingTestSupport", "TestTurns"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "AlbumsFeature", "DessertsFeature", "HTTPEngine", "HTTPMessages", "ImageCache", "Locking",
-                "MoviesFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport", "StubCoverage", "StubHarness",
+                "MoviesFeature", "Networking", "NetworkingTestSupport", "Playback", "PlaybackTestSupport",
+                "StubCoverage", "StubHarness",
                 "StubMutations", "StubServer", "StubServerInProcess", "StubServerRemote", "StubServerTesting",
                 "StubTestSupport", "TopSongsFeature", "TrackSearchFeature",
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "TestTurns",
             ],
             // Fixtures folders of the fragile clients' sweeps, found from the test file as MockData is.
             exclude: ["FragileFixtures", "AssistantFixtures"],
@@ -296,24 +314,28 @@ let package = Package(
         ),
         .testTarget(
             name: "StubServerRecordingTests",
-            dependencies: ["Locking", "StubCore", "StubServer", "StubServerRecording", "StubTestSupport", "XMLPath"],
+            dependencies: [
+                "Locking", "StubCore", "StubServer", "StubServerRecording", "StubTestSupport", "XMLPath", "TestTurns",
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "StubAdminTests",
-            dependencies: ["HTTPMessages", "StubAdmin", "StubCore", "StubServer", "StubTestSupport"],
+            dependencies: ["HTTPMessages", "StubAdmin", "StubCore", "StubServer", "StubTestSupport", "TestTurns"],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerRemoteTests",
-            dependencies: ["StubCore", "StubServer", "StubServerRemote", "StubTestSupport"],
+            dependencies: ["StubCore", "StubServer", "StubServerRemote", "StubTestSupport", "TestTurns"],
             swiftSettings: settings),
         .testTarget(
             name: "StubHarnessTests",
-            dependencies: ["StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote", "StubTestSupport"],
+            dependencies: [
+                "StubHarness", "StubServer", "StubServerInProcess", "StubServerRemote", "StubTestSupport", "TestTurns",
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerTestingTests",
             dependencies: [
-                "Locking", "StubTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting",
+                "Locking", "StubTestSupport", "StubServer", "StubServerInProcess", "StubServerTesting", "TestTurns",
             ],
             // Fixtures as a test bundle's resources, the way they reach a test on a device.
             resources: [.copy("BundledFixtures")],
@@ -329,7 +351,7 @@ let package = Package(
                 "ChildProcesses", "CLISupport", "InProcessProbe", "Locking", "SharedTestSupport", "StubbedApp",
                 "StubCore", "StubServer", "StubServerCLI", "StubServerInProcess", "StubServerRecordCLI",
                 "StubHarness", "StubServerRemote", "StubServerTesting",
-                "StubTestSupport",
+                "StubTestSupport", "TestTurns",
             ],
             swiftSettings: settings
         ),

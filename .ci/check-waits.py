@@ -2,7 +2,8 @@
 """Waits in tests only end hangs (Contributing/Development.md, "A suite that passes every time").
 
 1. Every top-level type holding Swift Testing tests carries `.timeLimit(...)` among its attributes, so a hung test
-   ends and names itself instead of holding the run.
+   ends and names itself instead of holding the run, and `.takesTurns` (TestTurns), so its clock runs while it runs
+   and not while hundreds of others share the core (Contributing/Development.md).
 2. No wait on a state has a deadline under a minute (`within: 5`, `within: .seconds(10)`, `now + .seconds(15)`,
    a raw client's `timeout: 2`, a helper's `limit: Double = 10`),
    unless a comment on its line or the three lines above says `window`: the test is about that time window.
@@ -65,10 +66,10 @@ def main() -> int:
                 while end < len(lines) and not lines[end].startswith(indent + "}"):
                     end += 1
                 body = "\n".join(lines[index:end])
-                if "@Test" in body and "timeLimit" not in attributes_above(lines, index, indent):
-                    problems.append(
-                        f"{path}:{index + 1}: {match.group('name')} holds tests but no .timeLimit(.minutes(1)) trait"
-                    )
+                attributes = attributes_above(lines, index, indent)
+                for trait, example in (("timeLimit", ".timeLimit(.minutes(1))"), ("takesTurns", ".takesTurns")):
+                    if "@Test" in body and trait not in attributes:
+                        problems.append(f"{path}:{index + 1}: {match.group('name')} holds tests but no {example} trait")
                 index = end + 1
             for number, line in enumerate(lines, start=1):
                 for wait in SHORT_WAIT.finditer(line):
@@ -86,7 +87,7 @@ def main() -> int:
     if problems:
         print(f"{len(problems)} wait(s) that can fail a correct test on a busy machine", file=sys.stderr)
         return 1
-    print("every test type has a time limit; every short wait is a window that says so")
+    print("every test type has a time limit and takes turns; every short wait is a window that says so")
     return 0
 
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import AlbumsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct AlbumFeedDecodingTests {
     private func decode(_ json: String) throws -> AlbumFeed {
         try JSONDecoder().decode(AlbumFeed.self, from: Data(json.utf8))

@@ -2,11 +2,12 @@ import Foundation
 import ImageCache
 import Locking
 import Networking
+import TestTurns
 import Testing
 
 @testable import AlbumsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct AlbumInfoViewModelTests {
     private static let album = Album(

@@ -2,11 +2,12 @@ import Foundation
 import Locking
 import Networking
 import NetworkingTestSupport
+import TestTurns
 import Testing
 
 @testable import AlbumsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct AlbumListViewModelTests {
     static let feed = AlbumFeed(

@@ -1,9 +1,10 @@
+import TestTurns
 import Testing
 
 @testable import CLISupport
 
 /// `TOOL [COMMAND] [OPTIONS]`, help and usage errors, the same for both tools.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct CommandLineToolTests {
     struct Serve: Command, Equatable {
         static let name = "serve"

@@ -1,9 +1,10 @@
+import TestTurns
 import Testing
 
 @testable import CLISupport
 
 /// One way to read options for every command of both tools.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OptionReaderTests {
     private func read(_ arguments: [String]) throws(UsageError) -> [String] {
         var reader = OptionReader(arguments, command: "serve")

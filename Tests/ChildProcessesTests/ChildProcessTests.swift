@@ -3,10 +3,11 @@
     import ChildProcesses
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     /// Every wait is a suspended task, never holding one of the cooperative pool's threads.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct ChildProcessTests {
         /// Runs `script` with `/bin/sh -c`, waits (at most 10 s) for the end and both outputs.
         private func run(

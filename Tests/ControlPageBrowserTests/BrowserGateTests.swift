@@ -1,9 +1,10 @@
 // These tests run chromedriver and Chromium as processes: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
+    import TestTurns
     import Testing
 
     /// Where chromedriver is looked for, and when its absence fails rather than skips: never on `CI` alone.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct BrowserGateTests {
         @Test func theDriver_isCHROMEDRIVER_elseTheFirstOnPATH() {
             let executables: Set = ["/opt/b/chromedriver", "/usr/bin/chromedriver"]

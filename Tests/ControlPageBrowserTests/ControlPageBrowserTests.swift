@@ -4,6 +4,7 @@
     import StubTestSupport
     import StubContracts
     import StubServer
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@
     /// The control page in headless Chromium against a running server: real clicks and key presses, live updates,
     /// near-miss tables, and markup from a request shown as text.
     @Suite(
-        .takesTurns,
+        .takesTurns(.heavy),
         .timeLimit(.minutes(1)), .serialized,
         .enabled(if: Browser.isAvailable, "needs chromium and chromium-driver (CI installs them)"))
     struct ControlPageBrowserTests {

@@ -2,11 +2,12 @@ import Foundation
 import Locking
 import Networking
 import NetworkingTestSupport
+import TestTurns
 import Testing
 
 @testable import DessertsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct DessertDetailViewModelTests {
     private static let crumble = MealDetail(id: "52893", name: "Crumble", ingredients: [.init("Flour", "120g")])

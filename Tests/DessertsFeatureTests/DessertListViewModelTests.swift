@@ -1,11 +1,12 @@
 import Foundation
 import Locking
 import Networking
+import TestTurns
 import Testing
 
 @testable import DessertsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct DessertListViewModelTests {
     private func transitions(

@@ -1,10 +1,11 @@
 import Foundation
 import Networking
+import TestTurns
 import Testing
 
 @testable import DessertsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct MealDecodingTests {
     private func meal(_ json: String) throws -> MealDetail? {
         try JSONDecoder().decode(MealLookupResponse.self, from: Data(json.utf8)).meal

@@ -6,10 +6,11 @@ import StubServer
 import StubServerInProcess
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The albums feature through the real URLSession client against the stub server serving `MockData/`.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 @MainActor
 struct AlbumsEndToEndTests {
     static let feedPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"

@@ -3,6 +3,7 @@ import Foundation
 import Networking
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The album list against the mutants of the good top-albums answer, through the real URLSession client in
@@ -10,7 +11,7 @@ import Testing
 /// with titles, the empty state or a readable failure, never a loading or idle screen. Which mutants: `Sweep`.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 @MainActor
 struct AlbumsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "top-albums")))

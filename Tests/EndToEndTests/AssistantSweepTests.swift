@@ -4,6 +4,7 @@ import StubMutations
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ import Testing
 /// never shows a cut, failed or filtered turn as complete; a fragile client is crashed, failed or hung for exactly
 /// the mutants predicted from the bytes each sends.
 // Ten minutes: under SWEEP=all every sweep's cases start at once.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct AssistantSweepTests {
     typealias Provider = TurnAssembler.Provider
 

@@ -4,6 +4,7 @@ import StubMutations
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ import Testing
 /// with text after a failure, and on the whole answer for every mutant that keeps its tokens; a fragile client is
 /// crashed, failed or hung for exactly the mutants that break one of its assumptions.
 // Ten minutes: under SWEEP=all every case starts at once and each case's clock runs while it waits its turn.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct ChatSweepTests {
     static let path = "/v1/chat/completions"
     static let wholeAnswer = "Here's a dessert for tonight: Apam balik, a sweet pancake."

@@ -5,6 +5,7 @@ import StubServer
 import StubServerInProcess
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
 
 /// What servers record for the coverage report: one line per answer, over either transport, each the journal's
 /// entry (nothing lost, nothing doubled), naming the test that started the server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct CoverageRecordingTests {
     static let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
@@ -160,7 +161,7 @@ struct CoverageRecordingTests {
 }
 
 /// The trait names the test in its server's records, as `swift test --xunit-output` names it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct CoverageTraitTests {
     static let folder = CoverageRecordingTests.folder()
 

@@ -2,13 +2,14 @@ import DessertsFeature
 import Foundation
 import Networking
 import StubServerTesting
+import TestTurns
 import Testing
 
 /// A dessert's page against the mutants of the good crumble lookup, as `AlbumsSweepTests` runs the albums: after
 /// the load, the meal with a readable name and readable ingredients and method, not found, or a readable failure.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 @MainActor
 struct DessertDetailSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "dessert-crumble")))

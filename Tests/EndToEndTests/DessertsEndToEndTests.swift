@@ -3,10 +3,11 @@ import Foundation
 import Networking
 import StubServer
 import StubServerInProcess
+import TestTurns
 import Testing
 
 /// The desserts feature through the real URLSession client against the stub server serving `MockData/`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct DessertsEndToEndTests {
     private func client(_ stubs: Stubs) -> LiveDessertsClient {

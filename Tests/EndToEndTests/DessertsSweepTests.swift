@@ -2,13 +2,14 @@ import DessertsFeature
 import Foundation
 import Networking
 import StubServerTesting
+import TestTurns
 import Testing
 
 /// The desserts list against the mutants of the good desserts answer, as `AlbumsSweepTests` runs the albums:
 /// after the load, rows with names, the empty state or a readable failure.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 @MainActor
 struct DessertsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "desserts")))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPMessages
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubMutations
@@ -16,7 +17,7 @@ import Testing
 /// variant and every mutant.
 // One case at a time: under SWEEP=all (CI's sweep step) every case is minutes of CPU that yields between mutants,
 // and ~100 of them at once kept the screens' sweeps beside them past their ten minutes.
-@Suite(.takesTurns, .serialized, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .serialized, .timeLimit(.minutes(10)))
 struct DistinctMutantSweepTests {
     /// One good answer and its listed mutants.
     struct Case: CustomTestStringConvertible, Sendable {

@@ -4,6 +4,7 @@ import StubMutations
 import StubServer
 import StubServerInProcess
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ import Testing
 /// takes milliseconds.
 // Ten minutes: under SWEEP=all (CI's sweep step) every case of every sweep starts at once, and each case's clock
 // runs while it waits its turn.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct EventStreamMutantTests {
     /// MockData's chat stub over its events without pauses, in a folder of its own: its catalog, the stream and
     /// its mutants.

@@ -4,6 +4,7 @@
     import StubCoverage
     import StubServerTesting
     import StubTestSupport
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -14,7 +15,7 @@
     /// test is current in the child): each line the child's journal entry, nothing lost, nothing doubled.
     // Ten minutes: its children wait their turn behind the sweeps' (`Slots.exitTests`), and the clock runs
     // while they wait.
-    @Suite(.takesTurns, .timeLimit(.minutes(10)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
     struct ExitTestCoverageTests {
         @Test func anExitTestsChild_recordsItsAnswers_underTheTestThatRanIt() async throws {
             let folder = CoverageRecordingTests.folder()

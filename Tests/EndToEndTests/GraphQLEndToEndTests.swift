@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,7 +9,7 @@ import Testing
 
 /// MockData's GraphQL API through URLSession over both transports: operations told apart by name and variables,
 /// GraphQL errors as the API sends them, and a near miss that names the operation.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct GraphQLEndToEndTests {
     static let host = URL(string: "https://graphql.catalog.test")!
 

@@ -4,10 +4,11 @@ import Networking
 import NetworkingTestSupport
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The image cache through the real client against the artwork fixtures.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ImageCacheEndToEndTests {
     private func withCache(_ body: (StubServer, ImageCache, URL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-images-\(UUID().uuidString)")

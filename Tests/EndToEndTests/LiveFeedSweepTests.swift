@@ -4,6 +4,7 @@ import StubMutations
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The live chart screen swept through every mutant of MockData's live WebSocket (over a socket: in process a
@@ -11,7 +12,7 @@ import Testing
 /// offer, and on the chart for every mutant that keeps it; a fragile client is crashed, failed or hung for exactly
 /// the mutants that break one of its assumptions.
 // Ten minutes: under SWEEP=all every case starts at once and each case's clock runs while it waits its turn.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct LiveFeedSweepTests {
     static let chart = ["1. Midnights, Taylor Swift"]
 

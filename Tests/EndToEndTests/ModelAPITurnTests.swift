@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
 /// documentation, and the streams' events come in the documented order.
 // Ten minutes: under SWEEP=all (CI's sweep step) every sweep's cases start at once, and each case's clock runs while
 // it waits its turn.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct ModelAPITurnTests {
     static let text = "Here's a dessert for tonight: Apam balik. Let me find its recipe."
     static var arguments: NSDictionary { ["dessert": "Apam balik", "servings": 2] }

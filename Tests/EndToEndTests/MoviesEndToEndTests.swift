@@ -4,10 +4,11 @@ import Networking
 import NetworkingTestSupport
 import StubServer
 import StubServerInProcess
+import TestTurns
 import Testing
 
 /// The movie search through the real client and a real SQLite file against the stub server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct MoviesEndToEndTests {
     private func withMovies(

@@ -3,13 +3,14 @@ import MoviesFeature
 import Networking
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The movie search against the mutants of the good search answer, with the app's SQLite store in memory: after
 /// the search, movies with readable names, the empty state or a readable error, never idle or loading.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 @MainActor
 struct MoviesSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "movie-search")))

@@ -4,6 +4,7 @@ import StubMutations
 import StubServer
 import StubServerInProcess
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import Testing
 
 /// Mutants served through the one exchange both transports share: `X-Stub-Mutation: ID` answers that mutant of the
 /// variant the request would get, with the same bytes over the socket and in process, and the journal says which.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct MutationServingTests {
     static let host = URL(string: "https://api.example.com")!
     static let body = #"{"items":[{"id":7,"name":"Harbor","url":"https://a.example/7","released":"2024-05-17"}]}"#

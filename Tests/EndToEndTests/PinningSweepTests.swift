@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
@@ -16,7 +17,7 @@ import Testing
 /// server per failure, OpenSSL on the client's side gathering the facts a platform's TLS gives a delegate).
 #if canImport(COpenSSL)
     // Ten minutes: CI's sweep step (its name has "Sweep") starts it beside every screen's sweep at once.
-    @Suite(.takesTurns, .timeLimit(.minutes(10)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
     struct PinningSweepTests {
         /// How a client ended with a server.
         enum Outcome: Equatable, CustomStringConvertible {

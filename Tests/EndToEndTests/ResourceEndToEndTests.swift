@@ -4,6 +4,7 @@ import StubServerInProcess
 import StubServerRemote
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import Testing
 
 /// A resource stub through the real URLSession, over both transports and controlled remotely: what the app creates,
 /// changes and deletes it reads back; each server keeps its own items; `reset()` puts the seed back.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ResourceEndToEndTests {
     static let host = URL(string: "https://api.example.com")!
     static let stubsJSON = #"""

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 /// lists and reads, with bodies from nothing to 2 MB (sizes around the body-file threshold and the engine's
 /// buffers), each answer compared byte for byte with what a model of the collection says, over both transports.
 /// Answers made per request must never carry an earlier answer's bytes.
-@Suite(.takesTurns, .timeLimit(.minutes(2)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(2)))
 struct ResourceWireTests {
     static let host = URL(string: "https://api.example.com")!
     static let stubsJSON = #"""

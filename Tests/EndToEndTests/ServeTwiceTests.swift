@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubServerInProcess
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import Testing
 /// twice in one server with its state changed between (variants, mutants, sequences, scenarios, resources), each
 /// answer over the socket equal, byte for byte, to the in-process transport's: what a transport caches must never
 /// stand in for an answer made per request.
-@Suite(.takesTurns, .timeLimit(.minutes(2)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(2)))
 struct ServeTwiceTests {
     /// One request a stub's matchers accept.
     struct Probe: Sendable {

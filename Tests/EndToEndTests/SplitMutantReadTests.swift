@@ -3,6 +3,7 @@ import HTTPMessages
 import StubMutations
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// What a client observes of `event[N]:split` and `message[N]:fragmented`, read off a raw socket: the event's first
@@ -10,7 +11,7 @@ import Testing
 /// frame of a fragmented message but the last in a read that ends with it. Written back to back, the pieces reached
 /// a client in one read, and an HTTP client saw the good stream.
 // Two minutes: a try that reads until the socket is quiet took 8 s beside two CPU hogs, and up to eight are made.
-@Suite(.takesTurns, .timeLimit(.minutes(2)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(2)))
 struct SplitMutantReadTests {
     /// How many times an exchange is tried before a merged read counts against the server: beside two CPU hogs on
     /// one core, three tries of a fragmented message all had a read merged across the 100 ms pause (a CI stress run);

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)

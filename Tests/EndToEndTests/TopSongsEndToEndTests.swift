@@ -5,12 +5,13 @@ import Playback
 import PlaybackTestSupport
 import StubServer
 import StubServerInProcess
+import TestTurns
 import Testing
 import TopSongsFeature
 
 /// The top-songs feed through the real client against the stub server, including the network going away.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TopSongsEndToEndTests {
     private func model(_ stubs: Stubs, monitor: any ConnectivityMonitor = FakeConnectivityMonitor())
         -> TopSongsViewModel

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import StubServerTesting
+import TestTurns
 import Testing
 import TopSongsFeature
 
@@ -10,7 +11,7 @@ import TopSongsFeature
 /// never idle or loading.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.takesTurns, .timeLimit(.minutes(10)))
 @MainActor
 struct TopSongsSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "top-songs")))

@@ -4,11 +4,12 @@ import NetworkingTestSupport
 import StubServer
 import StubServerInProcess
 import StubTestSupport
+import TestTurns
 import Testing
 import TrackSearchFeature
 
 /// Paging through the real client against the stub server's three recorded pages.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 @MainActor
 struct TrackSearchEndToEndTests {
     @MainActor

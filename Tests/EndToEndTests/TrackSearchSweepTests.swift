@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 import TrackSearchFeature
 
@@ -9,7 +10,7 @@ import TrackSearchFeature
 /// titles and kinds, the empty state or a readable failure, never idle or loading.
 // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
 // while it waits its turn, so a minute fails cases that are only queued.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 @MainActor
 struct TrackSearchSweepTests {
     @Test(arguments: try Sweep.cases(StubMutant.all(of: "jack-johnson-page-1")))

@@ -5,6 +5,7 @@ import StubServerInProcess
 import StubServerRemote
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
 
 /// The server's behaviour as URLSession meets it, over both transports: the same stub, variant, status, body,
 /// journal and strict-helper messages; faults in URLSession's words.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct TransportParityTests {
     static let host = URL(string: "https://api.example.com")!
     static let body = #"{"id":1,"name":"thirty-three bytes"}"#

@@ -3,6 +3,7 @@ import HTTPMessages
 import StubMutations
 import StubServer
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// Every mutant of MockData's live WebSocket, served by its ID over a socket and read frame by frame as a client
@@ -11,7 +12,7 @@ import Testing
 /// be answered: URLSession's WebSocket tasks never reach a `URLProtocol`.)
 // Ten minutes: under SWEEP=all (CI's sweep step) every case of every sweep starts at once, and each case's clock
 // runs while it waits its turn.
-@Suite(.takesTurns, .timeLimit(.minutes(10)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
 struct WebSocketMutantTests {
     /// The live stub's script as mutants see it, and its mutants.
     struct Live {

@@ -1,9 +1,10 @@
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// Chunked request bodies (RFC 9112 section 7.1), read strictly.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ChunkedBodyTests {
     private static let head = "POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
 

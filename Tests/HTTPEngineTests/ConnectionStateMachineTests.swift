@@ -1,10 +1,11 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// The connection's phases and timers, driven by hand with a clock the test steps: no sockets, no sleeping.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ConnectionStateMachineTests {
     typealias Machine = ConnectionStateMachine
 

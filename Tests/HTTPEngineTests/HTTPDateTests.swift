@@ -1,8 +1,9 @@
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HTTPDateTests {
     @Test func httpDate_formatsIMFFixdate() {
         #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")

@@ -1,12 +1,13 @@
 import Dispatch
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// The engine over real loopback sockets with a responder of the test's own: replies now, later and streamed.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct HTTPServerTests {
     /// Parks requests to `/park` (their promises come out of `parked`), streams `/stream`, and answers the rest
     /// at once with their path.

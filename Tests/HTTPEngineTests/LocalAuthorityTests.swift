@@ -1,4 +1,5 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
@@ -6,7 +7,7 @@ import Testing
 /// The local certificate authority: made once per folder, its key the user's alone, the same for every process
 /// that asks at once.
 #if canImport(COpenSSL)
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct LocalAuthorityTests {
         private func withFolder(_ body: (String) async throws -> Void) async throws {
             let parent = FileManager.default.temporaryDirectory.appendingPathComponent("authorities-\(UUID())")

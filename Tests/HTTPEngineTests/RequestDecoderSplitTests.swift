@@ -1,10 +1,11 @@
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// The decoder gives the same requests, or the same error, however the bytes are cut on arrival.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct RequestDecoderSplitTests {
     /// A small deterministic generator, so that a failure can be replayed.
     struct Generator: RandomNumberGenerator {

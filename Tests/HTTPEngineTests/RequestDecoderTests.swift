@@ -1,9 +1,10 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RequestDecoderTests {
     private func decode(_ text: String) -> DecodeOutcome {
         DecodeOutcome.decode(text)

@@ -1,4 +1,5 @@
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
@@ -9,7 +10,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct SocketTests {
     @Test func listen_onAnUnknownHost_namesTheHostAndTheReason() {
         #expect {
@@ -65,7 +66,7 @@ struct SocketTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct FileBodyTests {
     @Test func bodies_areEqualByTheirBytes() throws {
         let bytes = Array("large enough".utf8)
@@ -104,7 +105,7 @@ struct FileBodyTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OpenFileLimitTests {
     @Test(
         arguments: [
@@ -140,7 +141,7 @@ enum PollerKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct PollerTests {
     @Test(arguments: PollerKind.allCases)
     func registrations_areKeptAndChanged(kind: PollerKind) throws {
@@ -231,7 +232,7 @@ struct PollerTests {
 }
 
 /// What the server says when accepting stops for want of descriptors: the errno by name, and what to do.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct AcceptPauseTests {
     @Test(arguments: [
         (EMFILE, "EMFILE"), (ENFILE, "ENFILE"), (ENOBUFS, "ENOBUFS"), (ENOMEM, "ENOMEM"), (EINVAL, "errno"),

@@ -1,8 +1,9 @@
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TimerQueueTests {
     @Test func entries_comeOutInDeadlineOrder_onlyWhenDue() {
         var queue = TimerQueue()

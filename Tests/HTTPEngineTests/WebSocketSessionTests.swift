@@ -1,11 +1,12 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// An open WebSocket as a pure value, with a clock the test steps: what goes out when, the closing handshake from
 /// either side, pings, and what is ignored once closing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct WebSocketSessionTests {
     typealias Session = WebSocketSession
 

@@ -1,12 +1,13 @@
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
 
 /// SHA-1 and base64 against their RFCs' test vectors, the handshake against RFC 6455's example, and the frame
 /// decoder against RFC 6455's examples, every way of splitting them, and each violation's close code.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct WebSocketTests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()

@@ -1,7 +1,8 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HTTPRequestTests {
     @Test(arguments: [
         ("/search?term=jack+johnson&limit=25", "/search", [("term", "jack johnson"), ("limit", "25")]),

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import Synchronization
+import TestTurns
 import Testing
 
 @testable import ImageCache
@@ -43,7 +44,7 @@ final class GatedClient: HTTPClient {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ImageCacheTests {
     private let url = URL(string: "http://images.test/a.png")!
 
@@ -162,7 +163,7 @@ struct ImageCacheTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct LRUCacheTests {
     @Test func insert_evictsTheLeastRecentlyUsedOverTheCostLimit() {
         var cache = LRUCache<String, Int>(costLimit: 10, countLimit: 10)
@@ -188,7 +189,7 @@ struct LRUCacheTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ImageFormatTests {
     @Test(
         arguments: [

@@ -1,10 +1,11 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import JSONModel
 
 /// `jsonPath` matchers address a value by keys and `[N]` indexes, starting with an index for a top-level array.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JSONPathTests {
     private static func json(_ text: String) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))

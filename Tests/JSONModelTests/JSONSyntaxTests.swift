@@ -1,10 +1,11 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import JSONModel
 
 /// The one-pass JSON check agrees with the JSON decoder on what is a JSON text.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JSONSyntaxTests {
     static let valid = [
         "0", "-0", "1.5e+10", "-12.25E-3", "true", "false", "null", #""""#,

@@ -1,9 +1,10 @@
 import Locking
+import TestTurns
 import Testing
 
 /// The one lock: every change made under it is seen by the next holder, from any thread, and a body that throws
 /// leaves it free.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct LockTests {
     final class Counter: Sendable {
         let count = Lock(0)

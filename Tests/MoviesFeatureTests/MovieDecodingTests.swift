@@ -1,9 +1,10 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import MoviesFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct MovieDecodingTests {
     @Test func results_withoutIDOrName_areSkippedAndDuplicatesKeptOnce() throws {
         let json = #"""

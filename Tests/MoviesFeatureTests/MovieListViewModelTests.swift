@@ -1,10 +1,11 @@
 import Foundation
 import Networking
+import TestTurns
 import Testing
 
 @testable import MoviesFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct MovieListViewModelTests {
     private static let movies = SQLiteMovieStoreTests.movies(1...3)

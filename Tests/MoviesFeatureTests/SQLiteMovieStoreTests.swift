@@ -1,10 +1,11 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import MoviesFeature
 
 /// The movie store on real SQLite files.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct SQLiteMovieStoreTests {
     static func movies(_ ids: ClosedRange<Int>) -> [Movie] {
         ids.map { id in

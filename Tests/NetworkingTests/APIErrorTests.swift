@@ -1,4 +1,5 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import Networking
@@ -7,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct APIErrorTests {
     @Test(arguments: [
         (APIError.transport("refused"), "Couldn't reach the server. Check your connection and try again."),
@@ -52,7 +53,7 @@ struct APIErrorTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TimeoutTests {
     @Test func subSecondTimeouts_roundUpWhereURLSessionTruncatesThem() {
         #if canImport(FoundationNetworking)

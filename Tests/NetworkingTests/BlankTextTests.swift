@@ -1,9 +1,10 @@
 import Foundation
 import Networking
+import TestTurns
 import Testing
 
 /// Text that shows nothing reads as missing: what a screen would show blank is blank.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct BlankTextTests {
     @Test(arguments: [
         "", " ", "\t\n", "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}", "\u{202E}", "\u{00A0}\u{3000}", "\u{0000}",

@@ -2,9 +2,10 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import StubServer
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ConnectivityMonitorTests {
     @Test func probing_isSatisfiedByAnyHTTPAnswer() async {
         let monitor = ProbingConnectivityMonitor(

@@ -1,8 +1,9 @@
 import Foundation
 import Networking
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct EndpointTests {
     private let base = URL(string: "https://itunes.apple.com")!
 

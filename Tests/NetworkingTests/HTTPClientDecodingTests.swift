@@ -1,9 +1,10 @@
 import Foundation
 import Networking
 import NetworkingTestSupport
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HTTPClientDecodingTests {
     private struct Feed: Decodable, Equatable {
         struct Item: Decodable, Equatable {

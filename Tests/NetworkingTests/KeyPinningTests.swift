@@ -1,7 +1,8 @@
 import Networking
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct KeyPinningTests {
     static let pinning = KeyPinning(pins: ["sha256//good", "sha256//backup"])
 

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTestSupport
 import StubServer
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,7 +10,7 @@ import Testing
 #endif
 
 /// The real client against the stub server over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct URLSessionHTTPClientTests {
     private static func fixtures() throws -> (URL, () -> Void) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)")

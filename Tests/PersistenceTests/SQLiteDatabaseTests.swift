@@ -1,8 +1,9 @@
 import Foundation
 import Persistence
+import TestTurns
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct SQLiteDatabaseTests {
     private func temporaryFile() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("db-\(UUID().uuidString).sqlite")

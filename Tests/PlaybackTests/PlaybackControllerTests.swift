@@ -1,10 +1,11 @@
 import Foundation
 import PlaybackTestSupport
+import TestTurns
 import Testing
 
 @testable import Playback
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct PlaybackControllerTests {
     private let a = URL(string: "https://audio.test/a.m4a")!

@@ -1,5 +1,6 @@
 import SharedTestSupport
 import Spawning
+import TestTurns
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 
 /// `Spawn`: a child's exit status or signal, its output in an unnamed file, its process group killed, and a
 /// program that cannot start named in the failure.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct SpawnTests {
     /// Waits (suspended) until `pid` has ended, then reaps it.
     static func end(_ pid: Int32) async throws -> Termination {

@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// The admin API under `/__stub/`, driven over HTTP as a developer's tools would.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct AdminAPITests {
     private func send(_ server: StubServer, _ method: String, _ path: String, body: String = "") async throws
         -> RawResponse

@@ -3,11 +3,12 @@ import HTTPMessages
 import StubAdmin
 import StubCore
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The admin contract, written once (`AdminEndpoint`): the server answers every endpoint of it, and the reference a
 /// user reads lists every one and no other.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct AdminContractTests {
     /// The routes the DocC article's table lists, as `METHOD|METHOD /__stub/path` with `NAME` as `{name}`.
     static func documentedRoutes() throws -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -7,7 +8,7 @@ import Testing
 
 /// The control page's parts and the admin API additions it uses, over HTTP (the page in a real browser is in
 /// `ControlPageBrowserTests`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ControlPageTests {
     @Test func aBrowser_getsThePageUnderAStrictPolicy() async throws {
         try await withTestServer { server, _ in

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModel
+import TestTurns
 import Testing
 import YAMLParsing
 
@@ -8,7 +9,7 @@ import YAMLParsing
 
 /// Values made from schemas where a document has no example: each one is what the schema asks, and validates
 /// against it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ExampleGeneratorTests {
     @Test(arguments: [
         (

@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubContracts
 @testable import StubCore
 
 /// Documents on disk: `$ref`s to files beside the document, and what never leaves its folder.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OpenAPIDocumentTests {
     static let head = "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n"
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPMessages
 import JSONModel
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubContracts
@@ -9,7 +10,7 @@ import Testing
 
 /// The OpenAPI Initiative's example documents and a real API's (`../shared/openapi-examples/`, where it exists, as
 /// in `.ci/run`): each imports, its fixtures validate against it, and each stub answers `good` at its path.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OpenAPIExamplesTests {
     /// The shared test data: `$CATALOGKIT_SHARED/openapi-examples`, else `shared/` beside the package (`../shared`), else
     /// `/work/shared` (where this project's machines keep it, for a clone made elsewhere, as CI makes one).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubContracts
@@ -9,7 +10,7 @@ import Testing
 /// Requests to stubs that stand for an OpenAPI operation, checked against it: parameters (required, type, enum,
 /// bounds) and the request body (required, media type, schema). The stub still answers; the journal keeps what
 /// the operation would refuse.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RequestContractCheckerTests {
     static let document = """
         openapi: 3.0.3

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModel
+import TestTurns
 import Testing
 import YAMLParsing
 
@@ -8,7 +9,7 @@ import YAMLParsing
 
 /// JSON Schema as OpenAPI uses it, keyword by keyword: each case a schema (YAML), a value (JSON) and the problems
 /// it must have, by key path and message.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct SchemaValidatorTests {
     /// A document whose `components.schemas.S` is `schema`, with `Pet`, `Cat`, `Dog` and a self-referring `Node`
     /// beside it to refer to.

@@ -1,9 +1,10 @@
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// What a body holds is read from its bytes first: real APIs label JSON `text/javascript` or `text/html`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct BodyKindTests {
     @Test(
         arguments: [

@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// Server-Sent Events as written in `stubs.json` and in events files: what loads, and every mistake with its
 /// key path, line and column.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct EventStreamFixtureTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

@@ -1,11 +1,12 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// Server-Sent Events as values: the events file format, events made from their parts, and the stream one
 /// request gets (resumed, kept alive, cut, throttled).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct EventStreamTests {
     private static func text(_ events: [ServerSentEvent]) -> String {
         String(decoding: events.flatMap(\.wire), as: UTF8.self)

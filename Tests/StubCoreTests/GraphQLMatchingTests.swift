@@ -1,11 +1,12 @@
 import Foundation
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// GraphQL operations matched by name, variables, query text and persisted-query hash, on MockData's graphql folder.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct GraphQLMatchingTests {
     static func decide(_ request: Request) throws -> (StubDecision, JournalEntry?) {
         let catalog = try StubCatalog.load(from: try #require(StubCatalog.findFolder()))

@@ -1,11 +1,12 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// Draws and faults in the journal's JSON: names, not numbers or nested objects; a draw that sent the answer has
 /// no `fault`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JournalDrawCodingTests {
     @Test(arguments: [
         (JournalEntry.Draw(delayMs: 12), #"{"delayMs":12}"#),

@@ -1,11 +1,12 @@
 import Foundation
 import JSONModel
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// A resource's collection on its own: what each method does to the items, and the readable refusals.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ResourceCollectionTests {
     static func json(_ text: String) -> JSONValue {
         try! JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))

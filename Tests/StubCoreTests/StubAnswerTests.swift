@@ -1,10 +1,11 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// The core answers requests as values, with no server and no socket: what every transport carries.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubAnswerTests {
     private static func catalog() throws -> StubCatalog {
         try StubCatalog(stubs: [

@@ -1,12 +1,13 @@
 import Foundation
 import JSONModel
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// Body matchers, scenarios, pacing and random faults as written in `stubs.json`: what loads and every mistake.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubFileValidationTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

@@ -1,9 +1,10 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubCore
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubMatchingTests {
     private static func variants() -> [String: StubVariant] {
         ["good": StubVariant(), "bad": StubVariant(), "nil": StubVariant()]

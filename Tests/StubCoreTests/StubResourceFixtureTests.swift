@@ -2,13 +2,14 @@ import Foundation
 import HTTPMessages
 import JSONModel
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// Resource stubs as written in `stubs.json`: what loads, every mistake with its key path, and a reload that keeps
 /// what the app wrote unless the seed changed.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubResourceFixtureTests {
     static func stubs(_ resource: String, request: String = #""path": "/api/favorites""#) -> String {
         #"{"stubs": [{"name": "favorites", "request": {\#(request)}, "resource": \#(resource), "#

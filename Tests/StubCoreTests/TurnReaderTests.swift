@@ -1,11 +1,12 @@
 import Foundation
 import StubCore
 import StubMutations
+import TestTurns
 import Testing
 
 /// Every format's rendering of a turn reads back as the turn the format carries (`TurnFormat.carried`), streamed
 /// and whole; and a stream that leaves its grammar is refused with where and why.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TurnReaderTests {
     static let turns: [AssistantTurn] = [
         AssistantTurn(

@@ -1,10 +1,11 @@
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// The regular-expression dialect fixtures rely on: Swift's `Regex` now, `NSRegularExpression` before, so these
 /// are the cases where the two could differ and fixtures written for either must keep matching the same values.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ValueMatcherPatternTests {
     @Test(arguments: [
         // Unanchored patterns match anywhere; anchors pin the ends.

@@ -1,9 +1,10 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubCore
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct VariantChoiceTests {
     private static let stub = Stub(
         name: "s", request: RequestPattern(path: PathPattern("/s")),

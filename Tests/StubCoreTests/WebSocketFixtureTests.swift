@@ -1,12 +1,13 @@
 import Foundation
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 
 /// WebSocket stubs as written in `stubs.json`: what loads, and every mistake with its key path.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct WebSocketFixtureTests {
     private func load(request: String = #""path": "/ws", "websocket": true"#, variants: String) throws -> (
         StubCatalog?, [String]

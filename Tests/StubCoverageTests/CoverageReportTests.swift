@@ -2,11 +2,12 @@ import Foundation
 import StubCore
 import StubCoverage
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The report and the gate from records, test results and exceptions: a planted gap (a variant no passing test
 /// was served) is named in every format and fails the gate.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct CoverageReportTests {
     /// Two stubs: `albums` with good, bad, nil and slow; `search` with good, bad, nil.
     static func catalog() throws -> (StubCatalog, TemporaryFixtures) {

@@ -1,9 +1,10 @@
 import StubHarness
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The traits' catalog cache: a folder is loaded once while it stays as it was, and again once it changes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct CatalogCacheTests {
     static func stubs(named name: String) -> String {
         #"{"stubs": [{"name": "\#(name)", "request": {"path": "/x"}, "#

@@ -4,6 +4,7 @@ import StubServer
 import StubServerInProcess
 import StubServerRemote
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 #endif
 
 /// The handle a test body gets: the URL a client asks for a real one, on each transport, and the session.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TestStubsTests {
     static let real = [
         "https://itunes.apple.com/search?term=jack%20johnson&limit=25",

@@ -1,11 +1,12 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
 /// The mutants of a WebSocket conversation do what their descriptions say, on a script that greets, answers a
 /// subscription with two messages, and closes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ConversationMutationsTests {
     static let conversation = MutableConversation(steps: [
         .send(.text(#"{"type":"hello"}"#), delayMs: 0),

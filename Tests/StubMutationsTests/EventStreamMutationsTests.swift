@@ -1,11 +1,12 @@
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
 /// The mutants of an event stream do what their descriptions say, on a stream of three token events (one with
 /// `é`) and a `[DONE]`.
-@Suite(.timeLimit(.minutes(1))) struct EventStreamMutationsTests {
+@Suite(.takesTurns, .timeLimit(.minutes(1))) struct EventStreamMutationsTests {
     static let stream = MutableEventStream(
         status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]),
         blocks: [

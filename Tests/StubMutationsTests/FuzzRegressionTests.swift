@@ -1,11 +1,12 @@
 import Foundation
 import HTTPMessages
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
 /// Inputs the mutations fuzz target crashed on, each kept with the property it broke.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct FuzzRegressionTests {
     /// A top-level `body` key's mutants were named like the whole answer's (`body:empty`, `body:null`): two mutants
     /// under one ID. The document's key is quoted now, as an odd key is.

@@ -1,10 +1,11 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JSONNodeTests {
     /// Every JSON file of MockData reads, and writes back to the value Foundation reads from the original.
     @Test func everyJSONFileInMockData_readsAndWritesBackToTheSameValue() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct MutationsTests {
     static let json = HTTPHeaders([("Content-Type", "application/json")])
 

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubMutations
 
 /// The mutants of an XML answer: per element path, removed, twice, text emptied, text huge; the bytes they do not
 /// change kept as written.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct XMLMutationsTests {
     static let xml = HTTPHeaders([("Content-Type", "application/xml")])
 

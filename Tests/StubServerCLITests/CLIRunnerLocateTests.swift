@@ -1,11 +1,12 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
+    import TestTurns
     import Testing
 
     /// The built tool is found beside the test bundle wherever that is, not only beside `CommandLine.arguments[0]`
     /// (on macOS that is `xctest` or the toolchain's testing helper, outside `.build`).
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct CLIRunnerLocateTests {
         static let products = "/work/app/.build/arm64-apple-macosx/debug"
 

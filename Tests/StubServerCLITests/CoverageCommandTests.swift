@@ -1,6 +1,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -9,7 +10,7 @@
 
     /// `stub-server coverage` over what real `serve` processes recorded in one folder at once, as a run's parallel
     /// processes do: every answer arrives once, and the report and the gate read them.
-    @Suite(.takesTurns, .timeLimit(.minutes(1)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
     struct CoverageCommandTests {
         static let albums = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 

@@ -1,11 +1,12 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     /// `serve --https` and `trust` as a user runs them: the address printed, the authority's file, curl with and
     /// without it.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct HTTPSCommandTests {
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
         func serveHTTPS_printsItsAddress_andCurlTrustingTheAuthorityGetsFixtures() async throws {

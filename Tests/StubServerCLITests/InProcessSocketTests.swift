@@ -1,11 +1,12 @@
 // Runs the built `InProcessProbe` (Linux: it reads /proc/self/fd and /proc/self/net/tcp).
 #if os(Linux)
     import Foundation
+    import TestTurns
     import Testing
 
     /// The in-process transport opens no socket: the probe fetches a fixture's real https URL through an
     /// `InProcessStubs` session in a process of its own and counts the process's TCP sockets before and after.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct InProcessSocketTests {
         @Test func anInProcessFetch_opensNoSocket_andGetsTheFixtureByteForByte() async throws {
             let result = try await CLIRunner.run(

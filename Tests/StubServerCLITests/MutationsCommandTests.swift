@@ -1,11 +1,12 @@
 // These tests run the built `stub-server` as a process: compiled only where a test can start one.
 #if os(macOS) || os(Linux)
     import Foundation
+    import TestTurns
     import Testing
 
     /// `stub-server mutations`: the mutants of MockData's top albums, listed the same way twice, as lines or JSON;
     /// a stub or variant the folder lacks, and a missing `--stub`, are refused.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct MutationsCommandTests {
         @Test func theTopAlbums_haveMoreThan150Mutants_listedTheSameWayTwice() async throws {
             let first = try await CLIRunner.run(["mutations", "MockData", "--stub", "top-albums"])

@@ -2,6 +2,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@
     /// `stub-server import openapi` and `validate --openapi` on a document of our own, with a schema in a file beside
     /// it: import, validate, serve `good` at its path; a corrupted answer and a broken document are reported with
     /// their key paths.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct OpenAPICommandTests {
         static let document = """
             openapi: 3.0.3

@@ -3,6 +3,7 @@
     import Foundation
     import StubTestSupport
     import Locking
+    import TestTurns
     import Testing
 
     @testable import CLISupport
@@ -15,7 +16,7 @@
 
     /// `Output.write` against a real pipe: a reader that is slow or gone must neither lose what it does read nor
     /// hold the server.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct OutputTests {
         private static func pipeEnds(nonBlockingWrite: Bool) throws -> (read: Int32, write: Int32) {
             var ends: [Int32] = [0, 0]

@@ -9,6 +9,7 @@
     import StubServerRemote
     import StubServerTesting
     import StubTestSupport
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -18,7 +19,7 @@
     /// `RemoteStubs` driving `stub-server serve` and an app's own stubs (`StubbedApp`), each in a process of its own,
     /// through the admin API: the other process's answers follow its choices, its journal and near misses come back,
     /// and every message and error is the one a server in the test's own process gives.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct RemoteStubsTests {
         static let stubsJSON = #"""
             {
@@ -200,7 +201,7 @@
     /// An app that starts its stubs from its launch environment (`StubbedApp`, as an app's debug build would), driven
     /// from this process through the control port alone: its answers follow the choices made here, its requests are
     /// in the journal here, and an unmatched one fails the test here with the near-miss message.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct StubsInAnAppTests {
         /// The app, running, with its control.
         final class App {

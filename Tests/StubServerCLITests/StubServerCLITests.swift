@@ -2,6 +2,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -9,7 +10,7 @@
     #endif
 
     /// The `stub-server` binary: commands, exit codes, and what it prints.
-    @Suite(.takesTurns, .timeLimit(.minutes(1)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
     struct StubServerCLITests {
         @Test(arguments: [
             ["--help"], ["help"], ["serve", "--help"], ["validate", "--help"], ["routes", "-h"], ["help", "routes"],

@@ -2,6 +2,7 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     /// `stub-server sweep`: a client run against every mutant of a small answer is reported passed, failed, crashed
@@ -9,7 +10,7 @@
     /// over HTTP; a client that fails on the unmutated answer is refused before any mutant runs.
     // Ten minutes: under SWEEP=all (CI's sweep step) thousands of cases start at once and each case's clock runs
     // while it waits its turn, so a minute fails cases that are only queued.
-    @Suite(.takesTurns, .timeLimit(.minutes(10)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
     struct SweepCommandTests {
         static let stubs = """
             {"stubs": [{"name": "item", "request": {"method": "GET", "path": "/item"},

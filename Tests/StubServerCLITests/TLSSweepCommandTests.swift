@@ -2,13 +2,14 @@
 #if os(Linux)
     import Foundation
     import StubTestSupport
+    import TestTurns
     import Testing
 
     /// `stub-server sweep --tls`: a client is run against an HTTPS server, then once per TLS failure against a server
     /// that presents it, with the authority's file in its environment. A client that pins the server's key refuses
     /// every failure and passes all nine; one that trusts the authority alone accepts `other-key` and fails there only.
     /// (HTTPS is served through OpenSSL: Linux for now.)
-    @Suite(.takesTurns, .timeLimit(.minutes(10)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(10)))
     struct TLSSweepCommandTests {
         static let stubs = """
             {"stubs": [{"name": "item", "request": {"path": "/item"},

@@ -1,5 +1,6 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -12,7 +13,7 @@ import Testing
 /// MockData's chat stream in process: the events at their times, resumed, cut, and journaled like over a socket.
 /// On Linux, FoundationNetworking keeps only a custom protocol's last `didLoad` for `data(for:)`, so the stream
 /// arrives whole at the time of its last event; Apple platforms hand each event to the task as it comes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct InProcessEventStreamTests {
     static let chat = URL(string: "https://chat.catalog.test/v1/chat/completions")!
 

@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubServerInProcess
@@ -12,7 +13,7 @@ import Testing
 /// The package's `MockData/` folder.
 let mockData = StubCatalog.findFolder()!
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct InProcessStubsTests {
     static let search = URL(string: "https://itunes.apple.com/search?term=jack+johnson&offset=0&limit=25")!
 
@@ -119,7 +120,7 @@ struct InProcessStubsTests {
 
 /// A body given as a stream (URLSession moves a data task's body there on Apple platforms) is read, up to the
 /// configured limit; one byte over it is the socket server's 413.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct InProcessRequestBodyTests {
     static func post(_ body: String) -> URLRequest {
         var request = URLRequest(url: URL(string: "https://itunes.apple.com/search?term=jack+johnson")!)

@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubServerInProcess
@@ -10,7 +11,7 @@ import Testing
 #endif
 
 /// TLS failures in process: each `https` request ends with the failure's `URLError`, and none reaches the stubs.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct InProcessTLSFailureTests {
     @Test(arguments: TLSFailure.allCases)
     func eachFailure_endsHTTPSRequestsWithItsURLError_andNoneReachesTheStubs(_ failure: TLSFailure) async throws {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPMessages
 import Locking
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -39,7 +40,7 @@ private final class HoldingClient: NSObject, URLProtocolClient, Sendable {
     func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {}
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubLoadTests {
     /// `stopLoading` (the load's `cancel`) returns only once a client call under way has returned, also the call
     /// that ends the load: swift-corelibs-foundation reports the cancellation right after `stopLoading`, and a
@@ -91,7 +92,7 @@ private final class TimingClient: NSObject, URLProtocolClient, Sendable {
 /// A stream that goes silent fails one `timeoutInterval` after its last delivery, not up to two: the timer used to
 /// look only at whether something came since it was set, and a piece just after that restarted a whole interval.
 /// A test about a time window: the silence is measured between the client's calls and bounded at 1.5 intervals.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubLoadTimeoutTests {
     @Test(arguments: [1, 2, 3])
     func aSilentStream_timesOutOneIntervalAfterItsLastPiece(seconds: Int) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import StubServerInProcess
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +11,7 @@ import Testing
 /// Download and upload tasks: answered in process on Apple platforms; on Linux they end with a clear
 /// `URLError(.unsupportedURL)` instead of the crash or the lost body swift-corelibs-foundation would give them
 /// (see `StubURLProtocol.unsupported`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TransferTaskTests {
     static let search = URL(string: "https://itunes.apple.com/search?term=jack+johnson&offset=0&limit=25")!
 

@@ -3,11 +3,12 @@ import StubCore
 import StubServer
 import StubServerRecording
 import StubTestSupport
+import TestTurns
 import Testing
 import XMLPath
 
 /// The drift check against a stand-in upstream whose answers lost a key, changed a type and gained a key.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct DriftCheckTests {
     static let fixtures = """
         {"stubs": [

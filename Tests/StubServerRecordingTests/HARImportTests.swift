@@ -2,10 +2,11 @@ import Foundation
 import StubServer
 import StubServerRecording
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// HAR captures become fixtures with the recorder's writer.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HARImportTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF])
 

@@ -3,11 +3,12 @@ import StubCore
 import StubServer
 import StubServerRecording
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// The journal as an HTTP Archive, the evidence a failed strict check attaches: every request as it came, its
 /// answer's status, and what answered it or came closest; a document the package's own HAR importer reads back.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JournalHARTests {
     @Test func aJournal_becomesAHARThatTheImporterReadsBack() async throws {
         let stubs = #"""

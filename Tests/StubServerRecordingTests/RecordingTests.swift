@@ -4,10 +4,11 @@ import StubCore
 import StubServer
 import StubServerRecording
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// Recording and proxying on loopback, with a second stub server standing in for the real API.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct RecordingTests {
     static let searchBody = Array(#"{"resultCount":1,"results":[{"trackName":"Banana Pancakes","trackId":1}]}"#.utf8)
 

@@ -3,6 +3,7 @@ import StubCore
 import StubServer
 import StubServerRecording
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 
 /// Recording a model API and checking it for drift, against a stand-in that speaks the real formats (a server of
 /// MockData's assistant stubs): these machines reach no provider.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct TurnRecordingTests {
     static let body = #"{"model": "catalog-assistant-1", "stream": true}"#
 

@@ -3,12 +3,13 @@ import StubCore
 import StubServer
 import StubServerRemote
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// `RemoteStubs` over a server's admin API, against the server's own answers: each control operation reaches the
 /// endpoint the contract names, and a refusal comes back as the error the
 /// server threw.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RemoteStubsContractTests {
     static let name = "top-albums.v2_x"
 

@@ -1,10 +1,11 @@
 #if compiler(>=6.2) && (os(macOS) || os(Linux))
     import StubServerTesting
+    import TestTurns
     import Testing
 
     /// What the parent of a batch's child reads from its standard error: each mutant's outcome where the child said
     /// it, and which to run again alone.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.takesTurns, .timeLimit(.minutes(1)))
     struct BatchReportTests {
         static func read(_ lines: [String], count: Int = 5) -> BatchReport.Reading {
             BatchReport.read(Array(lines.map { "stub-mutant-batch \($0)\n" }.joined().utf8), count: count)

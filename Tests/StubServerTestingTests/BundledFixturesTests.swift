@@ -2,11 +2,13 @@ import Foundation
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// Fixtures that reach the test as its bundle's resources (`resources: [.copy("BundledFixtures")]`), as they
 /// must on a device, where the folder beside the test file does not exist.
 @Suite(
+    .takesTurns,
     .timeLimit(.minutes(1)),
     .stubServer(fixtures: Bundle.module.url(forResource: "BundledFixtures", withExtension: nil)!))
 struct BundledFixturesTests {

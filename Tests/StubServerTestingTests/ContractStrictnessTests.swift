@@ -3,6 +3,7 @@ import StubServer
 import StubServerInProcess
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 
 /// A request the API's contract refuses fails a strict test, over both transports, though the stub answers it;
 /// `contracts: false` turns the check off.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ContractStrictnessTests {
     /// A fixtures folder whose one stub stands for `listAlbums` of a document beside it (limit: integer >= 1).
     static func fixtures() throws -> TemporaryFixtures {

@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubServerInProcess
 import StubServerTesting
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -17,7 +18,8 @@ private func fetchAlbums(_ suffix: String = "") async throws -> (status: Int?, b
 }
 
 /// The in-process trait on a suite: every test gets a fresh server, reached through its session at the real host.
-@Suite(.timeLimit(.minutes(1)), .stubServer(transport: .inProcess, variants: ["top-albums": "server-error"]))
+@Suite(
+    .takesTurns, .timeLimit(.minutes(1)), .stubServer(transport: .inProcess, variants: ["top-albums": "server-error"]))
 struct InProcessStubsTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         #expect(try await fetchAlbums().status == 503)
@@ -45,7 +47,7 @@ struct InProcessStubsTraitTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct InProcessStubsStrictnessTests {
     @Test func outsideTheTrait_thereIsNoServer() {
         #expect(TestStubs.current == nil)

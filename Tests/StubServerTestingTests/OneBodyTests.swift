@@ -1,5 +1,6 @@
 import Foundation
 import StubServerTesting
+import TestTurns
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,7 +9,7 @@ import Testing
 
 /// A test body written once against `TestStubs`: run by the `.stubServer` trait over a socket and in process,
 /// changing only the trait's transport, it passes both times and the client reads the same bytes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OneBodyTests {
     /// What the body saw: each answer's status and bytes, and the variants the journal recorded.
     struct Seen: Equatable, Sendable {

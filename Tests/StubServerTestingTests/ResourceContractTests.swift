@@ -3,12 +3,13 @@ import Locking
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// A resource stub that names an OpenAPI document and no operation: each request is checked against the operation
 /// of its method and path, items created or patched against its request body's schema, and a refused one fails a
 /// strict test like any request the contract refuses (the collection answers anyway).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ResourceContractTests {
     static let document = """
         openapi: 3.1.0

@@ -3,12 +3,13 @@ import Locking
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 let albumsPath = "/api/v1/us/apple-music/top-albums/all/100/explicit.json"
 
 /// The trait on a suite: every test, and every case of a parameterised test, gets a fresh server.
-@Suite(.timeLimit(.minutes(1)), .stubServer(variants: ["top-albums": "server-error"]))
+@Suite(.takesTurns, .timeLimit(.minutes(1)), .stubServer(variants: ["top-albums": "server-error"]))
 struct StubServerTraitTests {
     @Test func theTrait_startsAServerWithTheChosenVariants() async throws {
         let server = try #require(TestStubs.current?.server)
@@ -52,7 +53,7 @@ struct StubServerTraitTests {
 }
 
 /// A test's trait that names no folder serves the suite's.
-@Suite(.timeLimit(.minutes(1)), .stubServer(fixtures: "BundledFixtures"))
+@Suite(.takesTurns, .timeLimit(.minutes(1)), .stubServer(fixtures: "BundledFixtures"))
 struct AFolderOfItsOwn {
     @Test(.stubServer(variants: ["bundled": "nil"])) func aTestsTrait_servesTheSuitesFolder() async throws {
         let server = try #require(TestStubs.current?.server)
@@ -64,7 +65,7 @@ struct AFolderOfItsOwn {
 
 /// Strictness and verification, driven through the trait's own scope so that the issues it records can be
 /// checked with `withKnownIssue`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubServerStrictnessTests {
     private func comments(_ issue: Issue) -> String {
         issue.comments.map(\.rawValue).joined(separator: "\n")

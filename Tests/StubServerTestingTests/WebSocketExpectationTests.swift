@@ -2,11 +2,12 @@ import Foundation
 import StubServer
 import StubServerTesting
 import StubTestSupport
+import TestTurns
 import Testing
 
 /// `expectWebSocketMessages` against MockData's live socket: it passes on the messages both ways, in order, and
 /// names the first one that differs.
-@Suite(.timeLimit(.minutes(1)), .stubServer())
+@Suite(.takesTurns, .timeLimit(.minutes(1)), .stubServer())
 struct WebSocketExpectationTests {
     static let hello = #"{"channel":"top-albums","type":"hello"}"#
 

@@ -1,5 +1,6 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -9,7 +10,7 @@ import Testing
 /// `Transfer-Encoding` or content on 1xx, 204 and 304; no `Content-Type` made up for an empty body; a `HEAD` answer
 /// with its `GET`'s fields and nothing after them. Each request is followed on the same connection by another,
 /// whose answer must start right where the first one's framing says it ends.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct AnswerFramingTests {
     static let statuses = [100, 103, 199, 200, 201, 204, 205, 206, 304, 400, 404, 500, 503]
 

@@ -2,13 +2,14 @@ import Foundation
 import HTTPEngine
 import JSONModel
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Stubs that match on the request body, over real sockets: JSON by subset and exactly, JSON paths, forms, text.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct BodyMatchingTests {
     static let stubs = #"""
         {"stubs": [

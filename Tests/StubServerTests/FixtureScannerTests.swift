@@ -1,13 +1,14 @@
 import Foundation
 import Locking
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// The portable change source, the only one on Apple platforms: a walk compared with the walk before.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct FixtureScannerTests {
     @Test func aWalk_seesEditsAdditionsRemovalsAndReplacements_butNotHiddenFiles() throws {
         let fixtures = try TemporaryFixtures(["api/stubs.json": "{}", "api/a.json": "1"])

@@ -2,13 +2,14 @@ import Foundation
 import Locking
 import StubTestSupport
 import Synchronization
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Watch mode: a fixtures folder edited, broken and repaired while a client keeps calling.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct FixtureWatchTests {
     static func stubs(_ name: String = "a", body: String) -> String {
         #"{"stubs": [{"name": "\#(name)", "request": {"path": "/\#(name)"}, "variants": {"good": {"body": "\#(body)"}, "bad": {"body": "{"}, "nil": {"body": ""}}}]}"#

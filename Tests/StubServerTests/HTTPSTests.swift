@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
@@ -14,7 +15,7 @@ import Testing
 /// The server over HTTPS, as clients meet it: a strict TLS client that verifies the certificate, curl, and
 /// URLSession; and what hostile bytes on the TLS port do.
 #if canImport(COpenSSL)
-    @Suite(.takesTurns, .timeLimit(.minutes(1)))
+    @Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
     struct HTTPSTests {
         /// A server of the test catalog over HTTPS with an authority of its own in a fresh folder.
         /// Each TLS failure, as a strict client that trusts the authority meets it, and as curl reports it.

@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Hostile and conformance requests over real sockets: each gets its answer, and the server keeps serving.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct HostileInputTests {
     /// A small deterministic generator, so that a failure can be replayed.
     struct Generator: RandomNumberGenerator {

@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Secrets never reach the journal: not its entries, not the admin API's JSON.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct JournalRedactionTests {
     @Test func secretHeadersAndQueryParameters_areRedacted() async throws {
         let configuration = StubServer.Configuration(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -8,7 +9,7 @@ import Testing
 
 /// Bodies that arrive slowly: throttled, chunked with pauses, after a first-byte delay, by a named network.
 /// Times are checked as lower bounds (bytes can never come sooner than the schedule), never as tight windows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct PacingTests {
     static let body = String(repeating: "0123456789", count: 200)
 

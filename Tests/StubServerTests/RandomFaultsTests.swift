@@ -1,13 +1,14 @@
 import Foundation
 import HTTPEngine
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Faults and delays drawn from a seeded generator: replayable outcomes, seen by the client and in the journal.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct RandomFaultsTests {
     static let stubs = #"""
         {"stubs": [

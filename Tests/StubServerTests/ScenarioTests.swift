@@ -1,13 +1,14 @@
 import Foundation
 import HTTPEngine
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Stubs that answer by a scenario's state and move it on: a cart whose GET changes after a POST.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ScenarioTests {
     static let stubs = #"""
         {"stubs": [

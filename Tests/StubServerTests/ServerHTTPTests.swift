@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// The HTTP/1.1 engine over real loopback sockets.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ServerHTTPTests {
     @Test func answer_carriesDateLengthTypeAndStubHeaders() async throws {
         try await withTestServer { server, _ in
@@ -286,7 +287,7 @@ struct ServerHTTPTests {
 }
 
 /// Large fixed bodies go out from memory files (`FileBody`, Linux): same bytes as from memory, every time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct LargeBodyTests {
     static let stubs = """
         {"stubs": [

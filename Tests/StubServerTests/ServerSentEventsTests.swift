@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -12,7 +13,7 @@ import Testing
 
 /// Server-Sent Events over real sockets: MockData's chat stream read by a raw client and by URLSession, each event
 /// at or after its scripted time (never before), resumed, kept alive, cut, and journaled.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct ServerSentEventsTests {
     static let chatPath = "/v1/chat/completions"
     static let chatBody = #"{"model":"catalog","stream":true,"messages":[{"role":"user","content":"dessert?"}]}"#

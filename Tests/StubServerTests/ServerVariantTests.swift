@@ -1,12 +1,13 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
 /// Variants, faults, templates and misses, as a client sees them over HTTP.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct ServerVariantTests {
     private let search = "/search?term=jack+johnson&limit=5"
 

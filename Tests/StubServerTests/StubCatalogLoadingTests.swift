@@ -2,12 +2,13 @@ import Foundation
 import HTTPEngine
 import HTTPMessages
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
 @testable import StubServer
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct StubCatalogLoadingTests {
     private static let required = #""good": {"body": "g"}, "bad": {"body": "b"}, "nil": {"body": ""}"#
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -11,7 +12,7 @@ import Testing
 #endif
 
 /// Placeholders filled from the request, escaped for the body's type, and a `Host` that cannot break the body.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TemplateTests {
     static let stubs = #"""
         {"stubs": [

@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -11,7 +12,7 @@ import Testing
 #endif
 
 /// The stub server as apps meet it: through URLSession, and through curl.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct URLSessionEndToEndTests {
     private static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral

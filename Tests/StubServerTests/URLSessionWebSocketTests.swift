@@ -1,5 +1,6 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -15,7 +16,7 @@ import Testing
 /// later with `ws` enabled); Debian's libcurl here is not, and the task fails with "WebSockets not supported by
 /// libcurl". There the test is a known issue that passes the day the library has support; on Apple platforms it
 /// must pass.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct URLSessionWebSocketTests {
     @Test func aWebSocketTask_getsTheGreeting_andTheScriptedReply_andAPushedMessage() async throws {
         #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import StubCore
@@ -8,7 +9,7 @@ import Testing
 
 /// WebSocket stubs over real sockets with a raw client: the handshake, MockData's live-updates script, the
 /// protocol's close codes, messages pushed from a test and from the admin API, pings, and the journal.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct WebSocketEndToEndTests {
     static let hello = #"{"channel":"top-albums","type":"hello"}"#
 

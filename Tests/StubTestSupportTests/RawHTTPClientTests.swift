@@ -1,5 +1,6 @@
 import Foundation
 import StubTestSupport
+import TestTurns
 import Testing
 
 @testable import HTTPEngine
@@ -11,7 +12,7 @@ import Testing
 #endif
 
 /// The test client against a peer the test plays itself: a listener, and the accepted side adopted as a client.
-@Suite(.takesTurns, .timeLimit(.minutes(1)))
+@Suite(.takesTurns(.heavy), .timeLimit(.minutes(1)))
 struct RawHTTPClientTests {
     /// A connected pair: the client, and the listener's side of its connection.
     static func connectedPair(timeout: Int = 60) async throws -> (client: RawHTTPClient, peer: RawHTTPClient) {

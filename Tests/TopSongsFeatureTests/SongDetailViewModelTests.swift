@@ -1,11 +1,12 @@
 import Foundation
 import Playback
 import PlaybackTestSupport
+import TestTurns
 import Testing
 
 @testable import TopSongsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct SongDetailViewModelTests {
     private static let song = Song(

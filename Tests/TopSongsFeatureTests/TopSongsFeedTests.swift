@@ -1,10 +1,11 @@
 import Foundation
+import TestTurns
 import Testing
 import XMLPath
 
 @testable import TopSongsFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TopSongsFeedTests {
     private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("MockData/top-songs")
@@ -61,7 +62,7 @@ struct TopSongsFeedTests {
 }
 
 /// Bad bytes in a feed end in a typed error, never in a crash of the app.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TopSongsFeedHostileInputTests {
     @Test(arguments: [
         Array("<".utf8) + [0xFF] + Array("?>>".utf8),
@@ -78,7 +79,7 @@ struct TopSongsFeedHostileInputTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TopSongsEndpointTests {
     @Test(
         arguments: [

@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Networking
 import NetworkingTestSupport
+import TestTurns
 import Testing
 
 @testable import TopSongsFeature
@@ -34,7 +35,7 @@ final class FakeTopSongsClient: TopSongsClient {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TopSongsViewModelTests {
     static let songs = [Song(id: "1", name: "A"), Song(id: "2", name: "B")]
 
@@ -106,7 +107,7 @@ struct TopSongsViewModelTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct OnlineWorkQueueTests {
     @MainActor
     final class Log {

@@ -1,9 +1,10 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import TrackSearchFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct TrackDecodingTests {
     private static let mixed = #"""
         {"resultCount": 8, "results": [

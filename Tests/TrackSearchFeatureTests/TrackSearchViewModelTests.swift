@@ -3,11 +3,12 @@ import Networking
 import NetworkingTestSupport
 import Playback
 import PlaybackTestSupport
+import TestTurns
 import Testing
 
 @testable import TrackSearchFeature
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 @MainActor
 struct TrackSearchViewModelTests {
     @MainActor

@@ -1,10 +1,11 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import XMLPath
 
 /// Bytes from a network, a proxy or a fixture: every input ends in events or an `XMLPathError`, never a crash.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct XMLPathHostileInputTests {
     private static func parser() -> XMLPathParser {
         var parser = XMLPathParser(recordPath: "feed.entry")

@@ -1,9 +1,10 @@
 import Foundation
+import TestTurns
 import Testing
 
 @testable import XMLPath
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct XMLPathParserTests {
     private func events(_ xml: String, configure: (inout XMLPathParser) -> Void) throws -> [XMLPathParser.Event] {
         var parser = XMLPathParser(recordPath: "feed.entry")

@@ -1,11 +1,12 @@
 import Foundation
 import JSONModel
 import StubCore
+import TestTurns
 import Testing
 
 @testable import YAMLParsing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct YAMLReaderTests {
     static func read(_ text: String) throws(YAMLError) -> JSONValue {
         try YAMLReader.value(Array(text.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModel
+import TestTurns
 import Testing
 
 @testable import YAMLParsing
@@ -7,7 +8,7 @@ import Testing
 /// The YAML test suite's cases (`../shared/yaml-test-suite/`, where it exists, as in `.ci/run`): no case may read
 /// to a wrong value, every case that must be refused is, and every valid case inside the reader's subset agrees
 /// (the others use explicit keys, `%TAG` or tags beyond the core schema, and are refused with a message).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.takesTurns, .timeLimit(.minutes(1)))
 struct YAMLTestSuiteTests {
     /// The shared test data: `$CATALOGKIT_SHARED/yaml-test-suite`, else `shared/` beside the package (`../shared`), else
     /// `/work/shared` (where this project's machines keep it, for a clone made elsewhere, as CI makes one).

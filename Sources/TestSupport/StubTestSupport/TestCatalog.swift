@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import StubServer
 
 /// The fixtures most server tests run against: one API folder exercising every matcher, variant and fault.

@@ -1,8 +1,14 @@
+import Foundation
+
 /// At most `count` holders at once; the rest wait their turn, first come first served, without holding a thread.
 package actor Slots {
-    /// The heavy suites' tests (`TakesTurns`). Under `SWEEP=all` (CI's sweep step, the sweeps alone) no limit: the
-    /// sweeps hold their cases to turns of their own, and a sweep's test that waits out hangs for minutes would
-    /// hold back the rest.
+    /// Every suite's tests (`TakesTurns`): a few dozen at once keep both cores busy while tests wait on sockets and
+    /// timers. Under `SWEEP=all` (CI's sweep step, the sweeps alone) no limit, as for the heavy ones.
+    package static let tests = Slots(count: FullSweep.isOn ? 1_000 : 8 * ProcessInfo.processInfo.processorCount)
+
+    /// The heavy suites' tests (`.takesTurns(.heavy)`). Under `SWEEP=all` (CI's sweep step, the sweeps alone) no
+    /// limit: the sweeps hold their cases to turns of their own, and a sweep's test that waits out hangs for minutes
+    /// would hold back the rest.
     package static let heavyTests = Slots(count: FullSweep.isOn ? 1_000 : 6)
 
     private var free: Int
