@@ -196,7 +196,11 @@ let package = Package(
             name: "SpawningTests", dependencies: ["SharedTestSupport", "Spawning", "TestTurns"], swiftSettings: settings
         ),
         .testTarget(
-            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "HTTPMessages", "StubTestSupport", "TestTurns"],
+            name: "HTTPEngineTests",
+            dependencies: [
+                "HTTPEngine", "HTTPMessages", "StubTestSupport", "TestTurns",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "StubServerInProcessTests",

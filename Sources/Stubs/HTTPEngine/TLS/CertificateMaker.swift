@@ -1,9 +1,9 @@
 #if canImport(COpenSSL)
     import COpenSSL
 
-    /// X.509 certificates and keys made with OpenSSL: an authority, and leaves it signs for host names and
-    /// addresses, as Apple's trust rules for servers ask (subject alternative names, `serverAuth`, SHA-256, at most
-    /// 825 days).
+    /// P-256 keys made with OpenSSL, and X.509 certificates for them (`CertificateDER`) signed with OpenSSL: an
+    /// authority, and leaves it signs for host names and addresses, as Apple's trust rules for servers ask
+    /// (subject alternative names, `serverAuth`, SHA-256, at most 825 days).
     enum CertificateMaker {
         /// A new P-256 key; the caller frees it.
         static func key() throws(TLSError) -> OpaquePointer {
@@ -31,71 +31,69 @@
         }
 
         /// A certificate for `key` as `request` says, signed by `issuer` (its certificate and key), or by `key`
-        /// itself when there is none; the caller frees it.
+        /// itself when there is none; the caller frees it. Written by `CertificateDER`, signed here.
         static func certificate(
             _ request: Request, key: OpaquePointer, issuer: (certificate: OpaquePointer, key: OpaquePointer)?
         ) throws(TLSError) -> OpaquePointer {
-            guard let certificate = X509_new() else { throw OpenSSLErrors.take("X509_new") }
-            var done = false
-            defer { if !done { X509_free(certificate) } }
-            guard X509_set_version(certificate, 2) == 1, setSerial(certificate),
-                X509_gmtime_adj(X509_getm_notBefore(certificate), request.validFrom) != nil,
-                X509_gmtime_adj(X509_getm_notAfter(certificate), request.validUntil) != nil,
-                X509_set_pubkey(certificate, key) == 1
-            else { throw OpenSSLErrors.take("the certificate's fields") }
-            guard let name = X509_NAME_new() else { throw OpenSSLErrors.take("X509_NAME_new") }
-            defer { X509_NAME_free(name) }
-            guard X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, request.commonName, -1, -1, 0) == 1,
-                X509_set_subject_name(certificate, name) == 1,
-                X509_set_issuer_name(certificate, issuer.map { X509_get_subject_name($0.certificate) } ?? name) == 1
-            else { throw OpenSSLErrors.take("the certificate's names") }
-            var extensions = [
-                (NID_subject_key_identifier, "hash"),
-                (NID_authority_key_identifier, "keyid:always"),
-            ]
-            if request.isAuthority {
-                extensions += [
-                    (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
-                    (NID_key_usage, "critical,keyCertSign,cRLSign"),
-                ]
-            } else {
-                let names = request.hosts.map { isAddress($0) ? "IP:\($0)" : "DNS:\($0)" }
-                extensions += [
-                    (NID_basic_constraints, "critical,CA:FALSE"),
-                    (NID_key_usage, "critical,digitalSignature"),
-                    (NID_ext_key_usage, "serverAuth"),
-                    (NID_subject_alt_name, names.joined(separator: ",")),
-                ]
+            var serial = [UInt8](repeating: 0, count: 16)
+            guard RAND_bytes(&serial, Int32(serial.count)) == 1 else { throw OpenSSLErrors.take("RAND_bytes") }
+            serial[0] = serial[0] & 0x7f | 0x40  // positive, 127 bits (RFC 5280 §4.1.2.2: at most 20 octets)
+            let publicKeyInfo = try Self.publicKeyInfo(key)
+            var issuerName = CertificateDER.name(commonName: request.commonName)
+            var issuerKeyInfo = publicKeyInfo
+            if let issuer {
+                issuerName = try name(issuer.certificate)
+                issuerKeyInfo = try Self.publicKeyInfo(issuer.key)
             }
-            var context = X509V3_CTX()
-            X509V3_set_ctx(&context, issuer?.certificate ?? certificate, certificate, nil, nil, 0)
-            for (nid, value) in extensions {
-                guard let made = X509V3_EXT_nconf_nid(nil, &context, nid, value) else {
-                    throw OpenSSLErrors.take("the extension \(String(cString: OBJ_nid2sn(nid))) \(value)")
+            let now = time(nil)
+            let written = CertificateDER(
+                serialNumber: serial, issuer: issuerName, subjectCommonName: request.commonName,
+                notBefore: now + request.validFrom, notAfter: now + request.validUntil,
+                subjectPublicKeyInfo: publicKeyInfo, issuerPublicKeyInfo: issuerKeyInfo,
+                isAuthority: request.isAuthority, hosts: request.hosts)
+            let toBeSigned = try written.toBeSigned()
+            let der = CertificateDER.certificate(
+                toBeSigned: toBeSigned, signature: try sign(toBeSigned, with: issuer?.key ?? key))
+            return try der.withUnsafeBufferPointer { buffer throws(TLSError) in
+                var start = buffer.baseAddress
+                guard let certificate = d2i_X509(nil, &start, buffer.count) else {
+                    throw OpenSSLErrors.take("reading the certificate written")
                 }
-                defer { X509_EXTENSION_free(made) }
-                guard X509_add_ext(certificate, made, -1) == 1 else { throw OpenSSLErrors.take("X509_add_ext") }
+                return certificate
             }
-            guard X509_sign(certificate, issuer?.key ?? key, EVP_sha256()) > 0 else {
+        }
+
+        /// `key`'s public half as a SubjectPublicKeyInfo (DER).
+        static func publicKeyInfo(_ key: OpaquePointer) throws(TLSError) -> [UInt8] {
+            var der: UnsafeMutablePointer<UInt8>?
+            let count = i2d_PUBKEY(key, &der)
+            guard count > 0, let der else { throw OpenSSLErrors.take("i2d_PUBKEY") }
+            defer { copenssl_free(der) }
+            return Array(UnsafeBufferPointer(start: der, count: Int(count)))
+        }
+
+        /// `certificate`'s subject Name as it was written (DER): a leaf's issuer, byte for byte.
+        private static func name(_ certificate: OpaquePointer) throws(TLSError) -> [UInt8] {
+            var der: UnsafeMutablePointer<UInt8>?
+            let count = i2d_X509_NAME(X509_get_subject_name(certificate), &der)
+            guard count > 0, let der else { throw OpenSSLErrors.take("i2d_X509_NAME") }
+            defer { copenssl_free(der) }
+            return Array(UnsafeBufferPointer(start: der, count: Int(count)))
+        }
+
+        /// The ECDSA signature (DER) of `message`'s SHA-256 by `key`.
+        static func sign(_ message: [UInt8], with key: OpaquePointer) throws(TLSError) -> [UInt8] {
+            guard let context = EVP_MD_CTX_new() else { throw OpenSSLErrors.take("EVP_MD_CTX_new") }
+            defer { EVP_MD_CTX_free(context) }
+            var length = 0
+            guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1,
+                EVP_DigestSign(context, nil, &length, message, message.count) == 1
+            else { throw OpenSSLErrors.take("signing the certificate") }
+            var signature = [UInt8](repeating: 0, count: length)
+            guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
                 throw OpenSSLErrors.take("signing the certificate")
             }
-            done = true
-            return certificate
-        }
-
-        /// A random positive 127-bit serial number, as RFC 5280 §4.1.2.2 allows (at most 20 octets).
-        private static func setSerial(_ certificate: OpaquePointer) -> Bool {
-            var bytes = [UInt8](repeating: 0, count: 16)
-            guard RAND_bytes(&bytes, Int32(bytes.count)) == 1 else { return false }
-            bytes[0] &= 0x7f
-            guard let number = BN_bin2bn(bytes, Int32(bytes.count), nil) else { return false }
-            defer { BN_free(number) }
-            return BN_to_ASN1_INTEGER(number, X509_get_serialNumber(certificate)) != nil
-        }
-
-        /// Whether `host` is an IPv4 or IPv6 address rather than a name.
-        static func isAddress(_ host: String) -> Bool {
-            host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+            return Array(signature.prefix(length))
         }
     }
 #endif
