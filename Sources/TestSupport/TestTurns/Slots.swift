@@ -14,6 +14,9 @@ package actor Slots {
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    /// How many wait for a slot now.
+    package var waitingCount: Int { waiting.count }
+
     package init(count: Int) {
         free = count
     }
