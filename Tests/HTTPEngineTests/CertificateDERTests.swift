@@ -82,7 +82,8 @@ struct CertificateDERTests {
         arguments: [
             ([], 0),
             ([0x30, 0x00], 0),
-            ([0x30, 0x81, 0x01, 0x00], 0),
+            ([0x30, 0x81, 0x80] + [UInt8](repeating: 0, count: 128), 0),
+            ([0x30, 0x82, 0x01, 0x00] + [UInt8](repeating: 0, count: 256), 0),
             ([0x30, 0x03, 0x02, 0x01, 0x05], 0),
         ] as [([UInt8], Int)])
     func elements_thatAreWhole_areRead(bytes: [UInt8], offset: Int) {
@@ -97,6 +98,9 @@ struct CertificateDERTests {
             [0x30, 0x80, 0x00, 0x00],  // indefinite length
             [0x30, 0x85, 1, 0, 0, 0, 0],  // a length of five octets
             [0x30],  // no length
+            [0x30, 0x81, 0x05, 0, 0, 0, 0, 0],  // a long form for a length under 128
+            [0x30, 0x82, 0x00, 0x80] + [UInt8](repeating: 0, count: 128),  // a length with a leading zero octet
+            [0x30, 0x84, 0x7f, 0xff, 0xff, 0xff],  // 2 GiB: more than any certificate here
         ] as [[UInt8]])
     func elements_thatAreCutOrNotDER_areNil(bytes: [UInt8]) {
         #expect(DER.element(bytes, at: 0) == nil)
@@ -113,12 +117,21 @@ struct CertificateDERTests {
         }
     }
 
-    @Test func aLeafForAnAddressThatDoesNotParse_isAnErrorThatNamesIt() {
+    @Test(arguments: [
+        (["localhost", "1.2.3"], "1.2.3 is not an IP address"),
+        (["localhost", "::1::"], "::1:: is not an IP address"),
+        (["bücher.example"], "bücher.example is not an ASCII host name: write it as IDNA does (xn--...)"),
+        (["a b"], "a b is not an ASCII host name: write it as IDNA does (xn--...)"),
+        ([], "a server's certificate names at least one host"),
+    ])
+    func aLeafWithAHostNoCertificateCanName_isAnErrorThatNamesIt(hosts: [String], message: String) throws {
         let info = DER.sequence([DER.sequence([DER.oid([1, 2, 3])]), DER.bitString([1])])
-        let leaf = CertificateDER(
+        var leaf = CertificateDER(
             serialNumber: [1], issuer: CertificateDER.name(commonName: "a"), subjectCommonName: "b", notBefore: 0,
-            notAfter: 1, subjectPublicKeyInfo: info, issuerPublicKeyInfo: info, hosts: ["localhost", "1.2.3"])
-        #expect(throws: TLSError("1.2.3 is not an IP address")) { try leaf.toBeSigned() }
+            notAfter: 1, subjectPublicKeyInfo: info, issuerPublicKeyInfo: info, hosts: hosts)
+        #expect(throws: TLSError(message)) { try leaf.toBeSigned() }
+        leaf.hosts = ["xn--bcher-kva.example", "10.0.0.1", "fe80::1"]
+        #expect(try leaf.toBeSigned().count > 100)
     }
 
     #if canImport(COpenSSL)

@@ -68,8 +68,12 @@ struct CertificateDER {
                 Self.certificateExtension([2, 5, 29, 15], DER.tlv(0x03, [1, 0x06]), critical: true),
             ]
         } else {
+            guard !hosts.isEmpty else { throw TLSError("a server's certificate names at least one host") }
             var names: [[UInt8]] = []
             for host in hosts {
+                guard host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
+                    throw TLSError("\(host) is not an ASCII host name: write it as IDNA does (xn--...)")
+                }
                 // GeneralName: [7] IMPLICIT iPAddress, or [2] IMPLICIT dNSName.
                 names.append(
                     Self.isAddress(host) ? DER.tlv(0x87, try Self.address(host)) : DER.tlv(0x82, Array(host.utf8)))
@@ -197,15 +201,17 @@ enum DER {
     }
 
     /// The element starting at `offset` in `bytes`: its tag, its content's range and where it ends; nil when the
-    /// bytes there are not one whole element with a single-octet tag and a definite length.
+    /// bytes there are not one whole element with a single-octet tag and a definite length in the fewest octets
+    /// (X.690 §10.1), under 16 MiB.
     static func element(_ bytes: [UInt8], at offset: Int) -> (tag: UInt8, content: Range<Int>, end: Int)? {
-        guard offset >= 0, offset + 2 <= bytes.count, bytes[offset] & 0x1f != 0x1f else { return nil }
+        guard offset >= 0, offset < bytes.count - 1, bytes[offset] & 0x1f != 0x1f else { return nil }
         var start = offset + 2
         var length = Int(bytes[offset + 1])
         if length & 0x80 != 0 {
             let octets = length & 0x7f
-            guard octets > 0, octets <= 4, start + octets <= bytes.count else { return nil }
+            guard octets > 0, octets <= 3, octets <= bytes.count - start, bytes[start] != 0 else { return nil }
             length = bytes[start..<(start + octets)].reduce(0) { $0 << 8 | Int($1) }
+            guard length >= 0x80 else { return nil }
             start += octets
         }
         guard length <= bytes.count - start else { return nil }
