@@ -120,6 +120,23 @@ import Testing
             }
         }
 
+        /// A host no certificate can name is refused at start, saying which and what to write instead.
+        @Test func aHostNameThatIsNotASCII_failsTheStart_sayingHowToWriteIt() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fixtures = try TestCatalog.fixtures()
+            defer { fixtures.remove() }
+            #expect(
+                throws: StubServerError.httpsFailed(
+                    reason: "bücher.example is not an ASCII host name: write it as IDNA does (xn--...)")
+            ) {
+                try StubServer.start(
+                    fixtures: fixtures.root,
+                    configuration: StubServer.Configuration(
+                        https: StubServer.HTTPS(authorityFolder: folder, hosts: ["bücher.example"])))
+            }
+        }
+
         /// Beyond the connection limit the TLS port closes the connection (a 503 would need a handshake first); the
         /// connection it holds is served on, and once it closes another is served.
         @Test func aConnectionBeyondTheLimit_isClosed_andTheOneHeldIsServedOn() async throws {
