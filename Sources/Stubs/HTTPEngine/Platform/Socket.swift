@@ -8,6 +8,13 @@
 struct Socket: Sendable, Hashable {
     let fd: Int32
 
+    /// The 4 or 16 bytes of a numeric IPv4 or IPv6 address (`inet_pton`), or nil when `host` is not one.
+    static func addressBytes(_ host: String) -> [UInt8]? {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        var bytes = [UInt8](repeating: 0, count: family == AF_INET6 ? 16 : 4)
+        return inet_pton(family, host, &bytes) == 1 ? bytes : nil
+    }
+
     /// Opens a listening TCP socket on `host:port`; port 0 picks an ephemeral port.
     static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SocketError) -> Socket {
         var hints = addrinfo()

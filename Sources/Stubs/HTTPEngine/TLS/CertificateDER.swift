@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An X.509 v3 certificate of the local authority's, written as DER (RFC 5280 §4.1): the portable half of making
 /// one. The key and the ECDSA signature over `toBeSigned()` are the platform's (OpenSSL on Linux).
 struct CertificateDER {
@@ -113,9 +107,7 @@ struct CertificateDER {
 
     /// The 4 or 16 bytes of an IPv4 or IPv6 address.
     private static func address(_ host: String) throws(TLSError) -> [UInt8] {
-        let family = host.contains(":") ? AF_INET6 : AF_INET
-        var bytes = [UInt8](repeating: 0, count: family == AF_INET6 ? 16 : 4)
-        guard inet_pton(family, host, &bytes) == 1 else { throw TLSError("\(host) is not an IP address") }
+        guard let bytes = Socket.addressBytes(host) else { throw TLSError("\(host) is not an IP address") }
         return bytes
     }
 }
