@@ -2,7 +2,7 @@ import Foundation
 
 /// At most `count` holders at once; the rest wait their turn, first come first served, without holding a thread.
 package actor Slots {
-    /// Every suite's tests (`TakesTurns`): a few dozen at once keep both cores busy while tests wait on sockets and
+    /// Every suite's tests (`TakesTurns`): 8 per core at once keep the cores busy while tests wait on sockets and
     /// timers. Under `SWEEP=all` (CI's sweep step, the sweeps alone) no limit, as for the heavy ones.
     package static let tests = Slots(count: FullSweep.isOn ? 1_000 : 8 * ProcessInfo.processInfo.processorCount)
 

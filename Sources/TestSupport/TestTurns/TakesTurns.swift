@@ -8,7 +8,7 @@ package import Testing
 /// suite's ~900 tests share ~200 s of CPU, and a runnable task waits behind every other one each time it resumes:
 /// a test of a few dozen awaits, started among them all, ended with the first 40 s of the run however little it
 /// did, and the ones with the most awaits passed their minute (1 pinned run in 2 failed one, measured). Taking turns
-/// keeps a few dozen tests on the core at once: each runs its own course in a fraction of the run. The turn is
+/// keeps 8 tests per core on the machine at once: each runs its own course in a fraction of the run. The turn is
 /// waited for around the test as a whole, before any of its cases starts (swift-testing's Runner applies a test's
 /// own scope outside its cases' time limits), without holding a thread. `.ci/check-waits.py` fails on a suite
 /// without it.
