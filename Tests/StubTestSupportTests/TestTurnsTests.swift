@@ -36,8 +36,11 @@ struct TestTurnsTests {
                         await holders.leave()
                     }
                 }
-                // The next asks only once this one waits: the order asked is 0, 1, 2...
-                while await slots.waitingCount < index + 1 { await Task.yield() }
+                // The next asks only once this one waits (or, were the slots broken, got in): the order asked is
+                // 0, 1, 2... A broken count ends the wait at once and fails below, not at the time limit.
+                while await slots.waitingCount + holders.order.count < index + 1, !Task.isCancelled {
+                    await Task.yield()
+                }
             }
             #expect(await holders.order.isEmpty, "all \(count) slots are held: every later one waits")
             for _ in 0..<count { await slots.release() }
