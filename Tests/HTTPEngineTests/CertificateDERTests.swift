@@ -145,6 +145,23 @@ struct CertificateDERTests {
             return String(decoding: bytes.prefix(Int(max(count, 0))), as: UTF8.self)
         }
 
+        /// OpenSSL's verdict on `certificate` with `authority` the one trusted root: `X509_V_OK`, or its error.
+        static func verification(
+            of certificate: OpaquePointer, trusting authority: OpaquePointer, purpose: Int32? = nil
+        ) throws -> Int32 {
+            let store = try #require(X509_STORE_new())
+            defer { X509_STORE_free(store) }
+            #expect(X509_STORE_add_cert(store, authority) == 1)
+            let context = try #require(X509_STORE_CTX_new())
+            defer { X509_STORE_CTX_free(context) }
+            #expect(X509_STORE_CTX_init(context, store, certificate, nil) == 1)
+            if let purpose { #expect(X509_STORE_CTX_set_purpose(context, purpose) == 1) }
+            let verified = X509_verify_cert(context)
+            let error = X509_STORE_CTX_get_error(context)
+            #expect((verified == 1) == (error == X509_V_OK))
+            return error
+        }
+
         @Test func theAuthorityAndItsLeaf_readInOpenSSL_asAServersChain() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())").path
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -190,16 +207,9 @@ struct CertificateDERTests {
             #expect(ASN1_OCTET_STRING_cmp(subjectKeyID, authorityKeyID) == 0)
 
             // The chain verifies for a TLS server, now; the leaf is valid from an hour ago for a year.
-            let store = try #require(X509_STORE_new())
-            defer { X509_STORE_free(store) }
-            #expect(X509_STORE_add_cert(store, authorityCertificate) == 1)
-            let context = try #require(X509_STORE_CTX_new())
-            defer { X509_STORE_CTX_free(context) }
-            #expect(X509_STORE_CTX_init(context, store, leaf, nil) == 1)
-            #expect(X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1)
-            #expect(
-                X509_verify_cert(context) == 1,
-                "\(String(cString: X509_verify_cert_error_string(Int(X509_STORE_CTX_get_error(context)))))")
+            let verified = try Self.verification(
+                of: leaf, trusting: authorityCertificate, purpose: X509_PURPOSE_SSL_SERVER)
+            #expect(verified == X509_V_OK, "\(String(cString: X509_verify_cert_error_string(Int(verified))))")
             var days: Int32 = 0
             var seconds: Int32 = 0
             #expect(ASN1_TIME_diff(&days, &seconds, nil, X509_get0_notBefore(leaf)) == 1)
@@ -222,14 +232,7 @@ struct CertificateDERTests {
             defer { X509_free(authorityCertificate) }
             let certificate = try #require(try PEM.certificates(authority.issue(leaf: leaf).certificateChainPEM).first)
             defer { X509_free(certificate) }
-            let store = try #require(X509_STORE_new())
-            defer { X509_STORE_free(store) }
-            #expect(X509_STORE_add_cert(store, authorityCertificate) == 1)
-            let context = try #require(X509_STORE_CTX_new())
-            defer { X509_STORE_CTX_free(context) }
-            #expect(X509_STORE_CTX_init(context, store, certificate, nil) == 1)
-            #expect(X509_verify_cert(context) != 1)
-            #expect(X509_STORE_CTX_get_error(context) == error)
+            #expect(try Self.verification(of: certificate, trusting: authorityCertificate) == error)
         }
     #endif
 }

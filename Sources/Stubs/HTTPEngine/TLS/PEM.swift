@@ -28,13 +28,10 @@
 
         /// The SHA-256 of `key`'s public half as a SubjectPublicKeyInfo (DER).
         static func publicKeyDigest(_ key: OpaquePointer) throws(TLSError) -> [UInt8] {
-            var der: UnsafeMutablePointer<UInt8>?
-            let count = i2d_PUBKEY(key, &der)
-            guard count > 0, let der else { throw OpenSSLErrors.take("i2d_PUBKEY") }
-            defer { copenssl_free(der) }
+            let info = try CertificateMaker.publicKeyInfo(key)
             var digest = [UInt8](repeating: 0, count: 32)
             var length: UInt32 = 0
-            guard EVP_Digest(der, Int(count), &digest, &length, EVP_sha256(), nil) == 1 else {
+            guard EVP_Digest(info, info.count, &digest, &length, EVP_sha256(), nil) == 1 else {
                 throw OpenSSLErrors.take("SHA-256")
             }
             return digest
