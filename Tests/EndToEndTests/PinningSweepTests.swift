@@ -75,7 +75,10 @@ import Testing
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
             let authority = folder.appendingPathComponent("ca.pem").path
+            // The handshake runs under the idle timer: in CI's sweep step a case's task can resume more than the
+            // default 30 s after the server's flight, and the server would close the connection before the request.
             let configuration = StubServer.Configuration(
+                idleTimeout: testServerTimeout, headerTimeout: testServerTimeout,
                 https: StubServer.HTTPS(authorityFolder: folder, failure: failure))
             try await withStubServer(catalog: try await MockData.catalog(), configuration: configuration) { server in
                 let pin = try LocalAuthority.loadOrCreate(in: folder.path).serverKeyPin()

@@ -99,7 +99,9 @@ import Testing
             defer { fixtures.remove() }
             let server = try StubServer.start(
                 fixtures: fixtures.root,
-                configuration: StubServer.Configuration(https: StubServer.HTTPS(authorityFolder: folder, plainPort: 0)))
+                configuration: StubServer.Configuration(
+                    idleTimeout: testServerTimeout, headerTimeout: testServerTimeout,
+                    https: StubServer.HTTPS(authorityFolder: folder, plainPort: 0)))
             let plainURL = try #require(server.plainBaseURL)
             let plainPort = try #require(plainURL.port)
             #expect(plainURL.absoluteString == "http://127.0.0.1:\(plainPort)")
@@ -320,7 +322,9 @@ import Testing
             defer { fixtures.remove() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authority-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let configuration = StubServer.Configuration(https: StubServer.HTTPS(authorityFolder: folder))
+            let configuration = StubServer.Configuration(
+                idleTimeout: testServerTimeout, headerTimeout: testServerTimeout,
+                https: StubServer.HTTPS(authorityFolder: folder))
             try await withStubServer(fixtures: fixtures.root, configuration: configuration) { server in
                 let client = try await TLSTestClient(
                     port: server.port, authority: folder.appendingPathComponent("ca.pem").path)
@@ -365,7 +369,9 @@ import Testing
             let plain = try await withStubServer(catalog: catalog) { server in
                 try await Self.curl(request + ["\(server.baseURL)/v1/chat/completions"])
             }
-            let configuration = StubServer.Configuration(https: StubServer.HTTPS(authorityFolder: folder))
+            let configuration = StubServer.Configuration(
+                idleTimeout: testServerTimeout, headerTimeout: testServerTimeout,
+                https: StubServer.HTTPS(authorityFolder: folder))
             let secure = try await withStubServer(catalog: catalog, configuration: configuration) { server in
                 try await Self.curl(
                     request + [
