@@ -15,8 +15,10 @@ import sys
 # is no OpenSSL (Apple platforms, until Security's TLS is written behind the same seam) the TLS context and the
 # local authority throw saying so (4 lines); 205 since an app's pinning reads the platform's trust:
 # `ServerTrustFacts(trust:host:)` and `PinningSessionDelegate` over Security and CryptoKit (65 lines with their
-# citations; the key's SubjectPublicKeyInfo head, `PublicKeyKind`, is portable and tested against OpenSSL).
-LIMIT = 205
+# citations; the key's SubjectPublicKeyInfo head, `PublicKeyKind`, is portable and tested against OpenSSL); 229 since
+# the local authority is made on Apple platforms too: its certificates and PEM files are portable (`CertificateDER`,
+# `PEMText`), and only the P-256 key is the platform's, CryptoKit's there (`SigningKey+CryptoKit.swift`, 21 lines).
+LIMIT = 229
 # What a Linux build here has, and what an Apple build has, for the conditions Sources/ uses.
 LINUX = {"canImport(Glibc)": True, "canImport(Musl)": False, "canImport(Darwin)": False, "os(Linux)": True,
          "os(macOS)": False,

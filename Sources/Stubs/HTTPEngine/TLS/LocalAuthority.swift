@@ -5,15 +5,12 @@ import HTTPMessages
 #elseif canImport(Darwin)
     import Darwin
 #endif
-#if canImport(COpenSSL)
-    import COpenSSL
-#endif
 
 /// A certificate authority of this machine's own, kept in a folder of the user's: made on first use, trusted once
 /// by each client (a simulator, the system, curl), and signing a leaf for every HTTPS server the package starts.
 ///
-/// Certificates are made with OpenSSL, on Linux; Apple platforms have no OpenSSL, and the authority throws there
-/// until it is made with Security's keys (https://developer.apple.com/documentation/security/certificate-key-and-trust-services).
+/// Certificates are the package's own DER (`CertificateDER`), signed with the platform's keys (`SigningKey`:
+/// OpenSSL on Linux, CryptoKit on Apple platforms), so one folder serves both.
 ///
 /// The folder holds `ca.pem` (the certificate clients trust), `ca-key.pem` and `server-key.pem` (the key of every
 /// leaf, so that an app can pin it; both readable by the user alone).
@@ -65,6 +62,7 @@ package struct LocalAuthority: Sendable {
         if let folder = value("STUB_SERVER_AUTHORITY") { return folder }
         let home = value("HOME") ?? "."
         #if os(macOS)
+            // Application Support, as https://developer.apple.com/documentation/foundation/filemanager/searchpathdirectory/applicationsupportdirectory names it.
             return home + "/Library/Application Support/stub-server/authority"
         #else
             return (value("XDG_DATA_HOME") ?? home + "/.local/share") + "/stub-server/authority"
@@ -79,40 +77,32 @@ package struct LocalAuthority: Sendable {
         var folder = given
         while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
         if let existing = try load(folder) { return existing }
-        #if canImport(COpenSSL)
-            let key = try CertificateMaker.key()
-            defer { EVP_PKEY_free(key) }
-            let certificate = try CertificateMaker.certificate(
-                .init(commonName: commonName, isAuthority: true, validUntil: 10 * 365 * 86_400),
-                key: key, issuer: nil)
-            defer { X509_free(certificate) }
-            let serverKey = try CertificateMaker.key()
-            defer { EVP_PKEY_free(serverKey) }
-            let made = (
-                certificate: PEM.text(certificate: certificate), key: PEM.text(privateKey: key),
-                serverKey: PEM.text(privateKey: serverKey)
-            )
-            let parent = String(folder.prefix(upTo: folder.lastIndex(of: "/") ?? folder.startIndex))
-            try makeFolders(parent.isEmpty ? "." : parent)
-            let staging = folder + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-            guard mkdir(staging, 0o755) == 0 else { throw TLSError("cannot make \(staging): \(errorText())") }
-            try write(made.certificate, to: staging + "/ca.pem", mode: 0o644)
-            try write(made.key, to: staging + "/ca-key.pem", mode: 0o600)
-            try write(made.serverKey, to: staging + "/server-key.pem", mode: 0o600)
-            if rename(staging, folder) != 0 {
-                let code = errno
-                // Another process's authority came first (or the folder appeared meanwhile): use that one.
-                for file in ["ca.pem", "ca-key.pem", "server-key.pem"] { _ = unlink(staging + "/" + file) }
-                _ = rmdir(staging)
-                guard code == EEXIST || code == ENOTEMPTY else {
-                    throw TLSError("cannot make \(folder): \(String(cString: strerror(code)))")
-                }
+        let key = try SigningKey.make()
+        let certificate = try CertificateMaker.certificate(
+            .init(commonName: commonName, isAuthority: true, validUntil: 10 * 365 * 86_400), key: key, issuer: nil,
+            now: time(nil))
+        let made = (
+            certificate: PEMText.encode(certificate, label: "CERTIFICATE"), key: key.pem,
+            serverKey: try SigningKey.make().pem
+        )
+        let parent = String(folder.prefix(upTo: folder.lastIndex(of: "/") ?? folder.startIndex))
+        try makeFolders(parent.isEmpty ? "." : parent)
+        let staging = folder + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        guard mkdir(staging, 0o755) == 0 else { throw TLSError("cannot make \(staging): \(errorText())") }
+        try write(made.certificate, to: staging + "/ca.pem", mode: 0o644)
+        try write(made.key, to: staging + "/ca-key.pem", mode: 0o600)
+        try write(made.serverKey, to: staging + "/server-key.pem", mode: 0o600)
+        if rename(staging, folder) != 0 {
+            let code = errno
+            // Another process's authority came first (or the folder appeared meanwhile): use that one.
+            for file in ["ca.pem", "ca-key.pem", "server-key.pem"] { _ = unlink(staging + "/" + file) }
+            _ = rmdir(staging)
+            guard code == EEXIST || code == ENOTEMPTY else {
+                throw TLSError("cannot make \(folder): \(String(cString: strerror(code)))")
             }
-            guard let authority = try load(folder) else { throw TLSError("\(folder) holds no authority") }
-            return authority
-        #else
-            throw TLSError("the local authority is made with OpenSSL, on Linux only for now")
-        #endif
+        }
+        guard let authority = try load(folder) else { throw TLSError("\(folder) holds no authority") }
+        return authority
     }
 
     /// The authority in `folder`, or nil when it has none.
@@ -142,68 +132,38 @@ package struct LocalAuthority: Sendable {
             case .notYetValid: (day, 366 * day)
             default: (-3600, 365 * day)
             }
-        #if canImport(COpenSSL)
-            let key = leaf == .otherKey ? try CertificateMaker.key() : try PEM.privateKey(serverKeyPEM)
-            defer { EVP_PKEY_free(key) }
-            let signer = try self.signer(for: leaf)
-            defer {
-                if let signer {
-                    X509_free(signer.certificate)
-                    EVP_PKEY_free(signer.key)
-                }
-            }
-            let certificate = try CertificateMaker.certificate(
-                .init(commonName: names[0], hosts: names, validFrom: validFrom, validUntil: validUntil), key: key,
-                issuer: signer)
-            defer { X509_free(certificate) }
-            return TLSIdentity(
-                certificateChainPEM: PEM.text(certificate: certificate), privateKeyPEM: PEM.text(privateKey: key))
-        #else
-            throw TLSError("leaf certificates are made with OpenSSL, on Linux only for now")
-        #endif
+        let key = leaf == .otherKey ? try SigningKey.make() : try SigningKey(pem: serverKeyPEM)
+        let certificate = try CertificateMaker.certificate(
+            .init(commonName: names[0], hosts: names, validFrom: validFrom, validUntil: validUntil), key: key,
+            issuer: try signer(for: leaf), now: time(nil))
+        return TLSIdentity(
+            certificateChainPEM: PEMText.encode(certificate, label: "CERTIFICATE"), privateKeyPEM: key.pem)
     }
 
     /// The server key's pin as clients write it: `sha256//` and the Base64 of the SHA-256 of its
     /// SubjectPublicKeyInfo (what `curl --pinnedpubkey` takes, and what apps that pin a public key compare).
     package func serverKeyPin() throws(TLSError) -> String {
-        #if canImport(COpenSSL)
-            let key = try PEM.privateKey(serverKeyPEM)
-            defer { EVP_PKEY_free(key) }
-            return "sha256//" + Base64.encode(try PEM.publicKeyDigest(key))
-        #else
-            throw TLSError("pins are computed with OpenSSL, on Linux only for now")
-        #endif
+        "sha256//" + Base64.encode(try SigningKey.sha256(try SigningKey(pem: serverKeyPEM).publicKeyInfo()))
     }
 
-    #if canImport(COpenSSL)
-        /// Who signs a leaf of this kind (nil: the leaf's own key); the caller frees both.
-        private func signer(for leaf: Leaf) throws(TLSError) -> (certificate: OpaquePointer, key: OpaquePointer)? {
-            switch leaf {
-            case .selfSigned:
-                return nil
-            case .unknownAuthority:
-                let key = try CertificateMaker.key()
-                do {
-                    let certificate = try CertificateMaker.certificate(
-                        .init(commonName: "an authority no client trusts", isAuthority: true, validUntil: 365 * 86_400),
-                        key: key, issuer: nil)
-                    return (certificate, key)
-                } catch {
-                    EVP_PKEY_free(key)
-                    throw error
-                }
-            default:
-                let certificates = try PEM.certificates(certificatePEM)
-                for extra in certificates.dropFirst() { X509_free(extra) }
-                do {
-                    return (certificates[0], try PEM.privateKey(keyPEM))
-                } catch {
-                    X509_free(certificates[0])
-                    throw error
-                }
+    /// Who signs a leaf of this kind (nil: the leaf's own key).
+    private func signer(for leaf: Leaf) throws(TLSError) -> (certificate: [UInt8], key: SigningKey)? {
+        switch leaf {
+        case .selfSigned:
+            return nil
+        case .unknownAuthority:
+            let key = try SigningKey.make()
+            let certificate = try CertificateMaker.certificate(
+                .init(commonName: "an authority no client trusts", isAuthority: true, validUntil: 365 * 86_400),
+                key: key, issuer: nil, now: time(nil))
+            return (certificate, key)
+        default:
+            guard let certificate = try PEMText.decode(certificatePEM, label: "CERTIFICATE").first else {
+                throw TLSError("\(certificatePath) holds no certificate: remove \(folder) to make a new authority")
             }
+            return (certificate, try SigningKey(pem: keyPEM))
         }
-    #endif
+    }
 
     private static func errorText() -> String {
         String(cString: strerror(errno))

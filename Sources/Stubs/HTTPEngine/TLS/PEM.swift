@@ -1,7 +1,7 @@
 #if canImport(COpenSSL)
     import COpenSSL
 
-    /// PEM text to and from OpenSSL's certificates and keys.
+    /// PEM text to and from OpenSSL's certificates and keys (`PEMText` reads and writes PEM without OpenSSL).
     enum PEM {
         /// Every certificate in `text`, in order; the caller frees each.
         static func certificates(_ text: String) throws(TLSError) -> [OpaquePointer] {
@@ -24,21 +24,6 @@
                 throw OpenSSLErrors.take("no PEM private key in the text")
             }
             return key
-        }
-
-        /// The SHA-256 of `key`'s public half as a SubjectPublicKeyInfo (DER).
-        static func publicKeyDigest(_ key: OpaquePointer) throws(TLSError) -> [UInt8] {
-            let info = try CertificateMaker.publicKeyInfo(key)
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            guard EVP_Digest(info, info.count, &digest, &length, EVP_sha256(), nil) == 1 else {
-                throw OpenSSLErrors.take("SHA-256")
-            }
-            return digest
-        }
-
-        static func text(certificate: OpaquePointer) -> String {
-            write { PEM_write_bio_X509($0, certificate) }
         }
 
         static func text(privateKey: OpaquePointer) -> String {

@@ -1,0 +1,36 @@
+#if !canImport(COpenSSL) && canImport(CryptoKit)
+    import CryptoKit
+    import Foundation
+
+    /// A P-256 private key with CryptoKit, writing and reading the PEM files OpenSSL's does on Linux
+    /// (`SigningKey+OpenSSL.swift`). Every member used is CryptoKit's, macOS 11 and iOS 14 or later:
+    /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey (`init()`,
+    /// `init(pemRepresentation:)`: PKCS#8 or SEC 1 PEM; `pemRepresentation`: PKCS#8; `signature(for:)`: ECDSA over
+    /// SHA-256), .../p256/signing/publickey/derrepresentation (a SubjectPublicKeyInfo),
+    /// .../p256/signing/ecdsasignature/derrepresentation and .../cryptokit/sha256/hash(data:).
+    struct SigningKey {
+        let key: P256.Signing.PrivateKey
+
+        static func make() throws(TLSError) -> SigningKey { SigningKey(key: P256.Signing.PrivateKey()) }
+
+        private init(key: P256.Signing.PrivateKey) { self.key = key }
+
+        init(pem: String) throws(TLSError) {
+            do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
+                throw TLSError("the key's PEM does not read as a P-256 private key: \(error)")
+            }
+        }
+
+        var pem: String { key.pemRepresentation }
+
+        func publicKeyInfo() throws(TLSError) -> [UInt8] { Array(key.publicKey.derRepresentation) }
+
+        func sign(_ message: [UInt8]) throws(TLSError) -> [UInt8] {
+            do { return Array(try key.signature(for: message).derRepresentation) } catch {
+                throw TLSError("signing: \(error)")
+            }
+        }
+
+        static func sha256(_ bytes: [UInt8]) throws(TLSError) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+    }
+#endif
