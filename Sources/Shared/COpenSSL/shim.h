@@ -5,7 +5,9 @@
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -51,5 +53,14 @@ static inline void copenssl_mem_eof_retries(BIO *bio) {
 /// OPENSSL_free (crypto.h: a macro that adds the caller's file and line).
 static inline void copenssl_free(void *pointer) {
     OPENSSL_free(pointer);
+}
+
+/// sk_X509_num and sk_X509_pop_free (safestack.h: made by macros per type), for the certificates PKCS12_parse gives.
+static inline int copenssl_certificate_count(STACK_OF(X509) *certificates) {
+    return certificates ? sk_X509_num(certificates) : 0;
+}
+
+static inline void copenssl_free_certificates(STACK_OF(X509) *certificates) {
+    sk_X509_pop_free(certificates, X509_free);
 }
 #endif

@@ -1,4 +1,5 @@
 #if !canImport(COpenSSL) && canImport(CryptoKit)
+    import CommonCrypto
     import CryptoKit
     import Foundation
 
@@ -32,5 +33,21 @@
         }
 
         static func sha256(_ bytes: [UInt8]) throws(TLSError) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+
+        /// CommonCrypto's one-shot cipher, as CommonCrypto's include/CommonCryptor.h:620 declares it (`kCCEncrypt`
+        /// :115, `kCCAlgorithmAES` :133, `kCCOptionPKCS7Padding` :153; `kCCSuccess` CommonCryptoError.h:57).
+        static func encryptAES256CBC(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8]) throws(TLSError) -> [UInt8] {
+            guard key.count == 32, iv.count == 16 else {
+                throw TLSError("AES-256-CBC takes a 32-byte key, a 16-byte IV")
+            }
+            let capacity = plaintext.count + 16
+            var output = [UInt8](repeating: 0, count: capacity)
+            var moved = 0
+            let status = CCCrypt(
+                CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                iv, plaintext, plaintext.count, &output, capacity, &moved)
+            guard status == CCCryptorStatus(kCCSuccess) else { throw TLSError("AES-256-CBC: CCCrypt gave \(status)") }
+            return Array(output.prefix(moved))
+        }
     }
 #endif

@@ -61,6 +61,24 @@
             return Array(signature.prefix(length))
         }
 
+        /// `plaintext` encrypted with AES-256 in CBC mode, PKCS #7 padded (what PBES2 in `PKCS12` asks).
+        static func encryptAES256CBC(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8]) throws(TLSError) -> [UInt8] {
+            guard key.count == 32, iv.count == 16 else {
+                throw TLSError("AES-256-CBC takes a 32-byte key, a 16-byte IV")
+            }
+            guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLErrors.take("EVP_CIPHER_CTX_new") }
+            defer { EVP_CIPHER_CTX_free(context) }
+            var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+            var (written, last): (Int32, Int32) = (0, 0)
+            let ok = output.withUnsafeMutableBufferPointer { buffer in
+                EVP_EncryptInit_ex(context, EVP_aes_256_cbc(), nil, key, iv) == 1
+                    && EVP_EncryptUpdate(context, buffer.baseAddress, &written, plaintext, Int32(plaintext.count)) == 1
+                    && EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(written), &last) == 1
+            }
+            guard ok else { throw OpenSSLErrors.take("AES-256-CBC") }
+            return Array(output.prefix(Int(written + last)))
+        }
+
         /// The SHA-256 of `bytes`.
         static func sha256(_ bytes: [UInt8]) throws(TLSError) -> [UInt8] {
             var digest = [UInt8](repeating: 0, count: 32)
