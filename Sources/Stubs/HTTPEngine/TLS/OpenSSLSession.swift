@@ -1,7 +1,6 @@
 #if canImport(COpenSSL)
     import COpenSSL
     import Glibc
-    import HTTPMessages
 
     /// The handshake is no request: its bytes leave the connection's idle timer running, so a client that stalls
     /// in it is closed at the idle timeout from its connect.
@@ -118,7 +117,7 @@
             if refusedPlainHTTP { return }  // dropped
             if !firstByteSeen {
                 firstByteSeen = true
-                if Self.startsPlainHTTP(scratch[0]) {
+                if PlainHTTPOnTLS.starts(scratch[0]) {
                     refusedPlainHTTP = true
                     refusePlainHTTP()
                     return
@@ -134,20 +133,10 @@
             _ = BIO_write(incoming, scratch.baseAddress, Int32(count))
         }
 
-        /// A request line's first letter where a TLS record's type byte belongs (20 to 23; an SSLv2 hello's first
-        /// byte has its high bit set).
-        static func startsPlainHTTP(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        }
-
-        /// Answers a plain HTTP request on the TLS port as nginx does: a 400 that says so, then the end of the
-        /// write side (`flushPending`).
+        /// Answers a plain HTTP request on the TLS port (`PlainHTTPOnTLS`), then ends the write side
+        /// (`flushPending`).
         private func refusePlainHTTP() {
-            var date = HTTPDate()
-            let error = HTTPError(
-                .badRequest, "this port speaks HTTPS: a plain HTTP request was sent to it; use an https:// URL")
-            let bytes = Response.error(error).serialized(date: date.now(), keepAlive: false)
-            pending.append(contentsOf: bytes)
+            pending.append(contentsOf: PlainHTTPOnTLS.refusal())
             try? flushPending()
         }
 

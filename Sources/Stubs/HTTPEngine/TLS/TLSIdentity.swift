@@ -47,14 +47,15 @@ package enum TLSVersion: Int, Sendable, CaseIterable, Comparable {
     package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// The listener's context for `identity`, made with the platform's TLS library: OpenSSL on Linux. Apple platforms
-/// have no OpenSSL; their implementation of this seam, with Security's TLS
-/// (https://developer.apple.com/documentation/security/secure-transport), is not written yet, so there it throws.
+/// The listener's context for `identity`, made with the platform's TLS library: OpenSSL on Linux, Secure Transport
+/// on macOS and iOS (https://developer.apple.com/documentation/security/secure-transport; TLS 1.2 at most there).
 /// - Throws: `TLSError` when the certificate or key does not load, or the platform has no TLS here.
 func makeTLSContext(_ identity: TLSIdentity) throws(TLSError) -> any TLSServerContext {
     #if canImport(COpenSSL)
         try OpenSSLContext(identity)
+    #elseif canImport(Security) && (os(macOS) || os(iOS))
+        try SecureTransportContext(identity)
     #else
-        throw TLSError("HTTPS is served on Linux (OpenSSL) only for now")
+        throw TLSError("HTTPS is served on Linux, macOS and iOS")
     #endif
 }

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -37,5 +39,22 @@ package struct TLSError: Error, CustomStringConvertible, Equatable {
 
     package init(_ description: String) {
         self.description = description
+    }
+}
+
+/// A plain HTTP request sent to the TLS port, seen by its first byte and answered as nginx does: a 400 that says so.
+enum PlainHTTPOnTLS {
+    /// A request line's first letter where a TLS record's type byte belongs (20 to 23; an SSLv2 hello's first
+    /// byte has its high bit set).
+    static func starts(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// The 400's bytes, sent in the clear; the session then ends its write side.
+    static func refusal() -> [UInt8] {
+        var date = HTTPDate()
+        let error = HTTPError(
+            .badRequest, "this port speaks HTTPS: a plain HTTP request was sent to it; use an https:// URL")
+        return Response.error(error).serialized(date: date.now(), keepAlive: false)
     }
 }
