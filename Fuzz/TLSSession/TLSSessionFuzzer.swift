@@ -73,7 +73,7 @@ public func fuzzTLSSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A client's bytes never make plaintext without a handshake this harness cannot finish.
     precondition(
         whole.outcome != .plaintext(0) && pieces.outcome == whole.outcome, "\(whole) vs \(pieces) cut at \(cut)")
-    if let first = input.first, OpenSSLSession.startsPlainHTTP(first) {
+    if let first = input.first, PlainHTTPOnTLS.starts(first) {
         // The 400, the write side's end, and the rest of the input read and dropped until the client closes.
         precondition(whole.outcome == .waiting && whole.answer.starts(with: Array("HTTP/1.1 400 ".utf8)))
     } else if !whole.answer.isEmpty {
