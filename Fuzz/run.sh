@@ -24,7 +24,8 @@
 # (Sources/Stubs/StubCoverage: records, xUnit results, exceptions and rules into every report format; Fuzz/stub.dict) and
 # turns (Sources/Stubs/StubCore/Turns: random turns rendered in the four model API formats and read back, and their
 # grammar's mutants; Fuzz/stub.dict) and tls-session (Sources/Stubs/HTTPEngine/TLS's OpenSSLSession: what a client
-# sends to the TLS port, whole and in two pieces, over a socket pair; Fuzz/http.dict). Seeds live
+# sends to the TLS port, whole and in two pieces, over a socket pair; Fuzz/http.dict) and certificate-files (the local
+# authority's files read back: PEMText's blocks and a certificate's subject; Fuzz/pem.dict). Seeds live
 # in Fuzz/seeds/TARGET and stay untouched; the growing corpus and any crash input go to .build/fuzz/.
 # Replay a crash with `.build/fuzz/TARGET .build/fuzz/crashes/TARGET-crash-...` and make it a regression test.
 set -euo pipefail
@@ -34,7 +35,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations stream-mutations resource coverage turns tls-session)
+  targets=(request-decoder xml-path stub-server stub-catalog feature-decoders har-importer yaml-reader openapi websocket-frame event-stream mutations stream-mutations resource coverage turns tls-session certificate-files)
 fi
 min_execs="${MIN_EXECS:-$((seconds * 250))}"
 out=.build/fuzz
@@ -99,10 +100,11 @@ build() {
       compile -module-name HTTPEngine -I "$out/modules" -I Sources/Shared/COpenSSL -L "$out" -lHTTPMessages -lLocking \
         $(sources Sources/Stubs/HTTPEngine Fuzz/TLSSession) -o "$out/$target"
       ;;
-    request-decoder | websocket-frame)
+    request-decoder | websocket-frame | certificate-files)
       # The engine with the harness, in one module.
       local harness=Fuzz/RequestDecoder
       if [ "$target" = websocket-frame ]; then harness=Fuzz/WebSocketFrame; fi
+      if [ "$target" = certificate-files ]; then harness=Fuzz/CertificateFiles; fi
       library Locking
       library HTTPMessages
       compile -module-name HTTPEngine -I "$out/modules" -L "$out" -lHTTPMessages -lLocking \
@@ -189,6 +191,7 @@ dictionary() {
   case "$1" in
     request-decoder | tls-session) echo Fuzz/http.dict ;;
     websocket-frame) echo Fuzz/websocket.dict ;;
+    certificate-files) echo Fuzz/pem.dict ;;
     xml-path) echo Fuzz/xml.dict ;;
     stub-server | stub-catalog | feature-decoders) echo Fuzz/stub.dict ;;
     har-importer) echo Fuzz/har.dict ;;

@@ -1,11 +1,13 @@
-#if !canImport(COpenSSL) && canImport(Security) && (os(macOS) || os(iOS))
+#if !canImport(COpenSSL) && canImport(Security) && os(iOS)
     import Foundation
     import Security
     import Security.SecureTransport
 
-    /// A listener's TLS on macOS and iOS, with Secure Transport: the identity is imported once from a PKCS #12 file
+    /// A listener's TLS on iOS, with Secure Transport: the identity is imported once from a PKCS #12 file
     /// the package writes (`PKCS12`), into this process's memory only, never the keychain. Secure Transport speaks
     /// TLS 1.2 at most (its sslContext.c: MAXIMUM_STREAM_VERSION TLS_Version_1_2), so TLS 1.3 is offered on Linux only.
+    /// Not on macOS: there Secure Transport sizes an ECDSA signature for a keychain key (OSX/libsecurity_ssl/lib/
+    /// sslKeychain.c:222-227), and a P-256 key imported into memory only gets a 32-byte buffer.
     ///
     /// Citations are Security-61901's headers (apple-oss-distributions/Security): keychain/headers/SecImportExport.h
     /// (`SecPKCS12Import` :714; `kSecImportExportPassphrase` :654; `kSecImportToMemoryOnly` :660, macOS 15 and
@@ -37,11 +39,11 @@
             let password = (0..<4).map { _ in String(generator.next() as UInt64, radix: 36) }.joined()
             let file = try PKCS12(certificates: chain, privateKeyInfo: key, password: password).der()
             let options: [String: Any] = [
-                kSecImportExportPassphrase as String: password, kSecImportToMemoryOnly as String: true,
+                kSecImportExportPassphrase as String: password, kSecImportToMemoryOnly as String: kCFBooleanTrue as Any,
             ]
             var items: CFArray?
             let status = SecPKCS12Import(Data(file) as CFData, options as CFDictionary, &items)
-            guard status == errSecSuccess else { throw Self.error(status, "importing the identity") }
+            guard status == errSecSuccess else { throw SecureTransportContext.error(status, "importing the identity") }
             guard let found = (items as? [[String: Any]])?.first?[kSecImportItemIdentity as String],
                 CFGetTypeID(found as AnyObject) == SecIdentityGetTypeID()
             else { throw TLSError("importing the identity: SecPKCS12Import gave no identity") }

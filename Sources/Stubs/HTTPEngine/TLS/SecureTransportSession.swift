@@ -1,4 +1,4 @@
-#if !canImport(COpenSSL) && canImport(Security) && (os(macOS) || os(iOS))
+#if !canImport(COpenSSL) && canImport(Security) && os(iOS)
     import Darwin
     import Security
     import Security.SecureTransport
@@ -12,6 +12,8 @@
         private var peerClosed = false
         private var handshaken = false
         private(set) var holdsInput = false
+        /// Plaintext gathered for one `SSLWrite`.
+        private var staging: [UInt8] = []
 
         /// Most plaintext taken in one `send`, as `OpenSSLSession.sendLimit`.
         static let sendLimit = 65_536
@@ -54,7 +56,7 @@
             }
             if !handshaken {
                 let status = SSLHandshake(context)  // :1641
-                if status == errSSLWouldBlock {
+                if status == errSSLWouldBlock || closedByPeer(status) {
                     try buffers.flushPending()
                     return ended ? 0 : nil
                 }
@@ -72,7 +74,8 @@
                 filled += processed
                 switch status {
                 case errSecSuccess where processed > 0: continue
-                case errSecSuccess, errSSLWouldBlock, errSSLClosedNoNotify: break reading
+                case errSecSuccess, errSSLWouldBlock: break reading
+                case _ where closedByPeer(status): break reading
                 case errSSLClosedGraceful:
                     peerClosed = true
                     break reading
@@ -89,19 +92,29 @@
             return peerClosed || ended ? 0 : nil
         }
 
+        /// A TCP close without `close_notify` once everything read was taken: Secure Transport reports it as
+        /// `errSSLClosedAbort` at a record's start (SSLRecordInternal.c:104-121), `errSSLClosedNoNotify` inside one.
+        private func closedByPeer(_ status: OSStatus) -> Bool {
+            (status == errSSLClosedAbort || status == errSSLClosedNoNotify) && buffers.socketEnded
+                && buffers.available == 0
+        }
+
         func send(_ vectors: [iovec]) throws -> Int {
             try buffers.flushPending()
             guard !buffers.hasPendingOutput, handshaken else { return 0 }
-            var taken = 0
-            for vector in vectors where taken < Self.sendLimit {
+            // One write of them all: records of up to 16 KiB rather than one per piece.
+            staging.removeAll(keepingCapacity: true)
+            for vector in vectors where staging.count < Self.sendLimit {
                 guard let base = vector.iov_base, vector.iov_len > 0 else { continue }
-                var processed = 0
-                let status = SSLWrite(context, base, min(vector.iov_len, Self.sendLimit - taken), &processed)  // :1670
-                guard status == errSecSuccess else { throw SecureTransportContext.error(status, "TLS write") }
-                taken += processed
+                let count = min(vector.iov_len, Self.sendLimit - staging.count)
+                staging.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
             }
+            guard !staging.isEmpty else { return 0 }
+            var processed = 0
+            let status = staging.withUnsafeBytes { SSLWrite(context, $0.baseAddress, $0.count, &processed) }  // :1670
+            guard status == errSecSuccess else { throw SecureTransportContext.error(status, "TLS write") }
             try buffers.flushPending()
-            return taken
+            return processed
         }
 
         func closeNotify() {

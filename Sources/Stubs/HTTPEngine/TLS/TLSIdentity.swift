@@ -48,14 +48,16 @@ package enum TLSVersion: Int, Sendable, CaseIterable, Comparable {
 }
 
 /// The listener's context for `identity`, made with the platform's TLS library: OpenSSL on Linux, Secure Transport
-/// on macOS and iOS (https://developer.apple.com/documentation/security/secure-transport; TLS 1.2 at most there).
+/// on iOS (https://developer.apple.com/documentation/security/secure-transport; TLS 1.2 at most there).
 /// - Throws: `TLSError` when the certificate or key does not load, or the platform has no TLS here.
 func makeTLSContext(_ identity: TLSIdentity) throws(TLSError) -> any TLSServerContext {
     #if canImport(COpenSSL)
         try OpenSSLContext(identity)
-    #elseif canImport(Security) && (os(macOS) || os(iOS))
+    #elseif canImport(Security) && os(iOS)
         try SecureTransportContext(identity)
     #else
-        throw TLSError("HTTPS is served on Linux, macOS and iOS")
+        throw TLSError(
+            "HTTPS is served on Linux and iOS: on macOS Secure Transport cannot sign with a P-256 key held in memory "
+                + "(Security's sslKeychain.c sizes the signature for a keychain key there)")
     #endif
 }
