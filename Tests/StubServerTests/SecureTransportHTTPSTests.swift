@@ -1,6 +1,7 @@
 #if os(iOS)
     import Foundation
     import Security
+    import StubCore
     import StubTestSupport
     import TestTurns
     import Testing

@@ -56,7 +56,8 @@
             }
             if !handshaken {
                 let status = SSLHandshake(context)  // :1641
-                if status == errSSLWouldBlock || closedByPeer(status) {
+                // A close_notify in the handshake is the client's end, as OpenSSL's session reports it.
+                if status == errSSLWouldBlock || status == errSSLClosedGraceful || closedByPeer(status) {
                     try buffers.flushPending()
                     return ended ? 0 : nil
                 }
@@ -112,13 +113,15 @@
             guard !staging.isEmpty else { return 0 }
             var processed = 0
             let status = staging.withUnsafeBytes { SSLWrite(context, $0.baseAddress, $0.count, &processed) }  // :1670
+            // After the client's close_notify Secure Transport has closed its side too (SSLRead calls SSLClose) and
+            // writes nothing more, where OpenSSL would still answer: the connection ends.
             guard status == errSecSuccess else { throw SecureTransportContext.error(status, "TLS write") }
             try buffers.flushPending()
             return processed
         }
 
         func closeNotify() {
-            if handshaken { _ = SSLClose(context) }  // :1731
+            if handshaken, !peerClosed { _ = SSLClose(context) }  // :1731; after a close_notify, SSLRead did
             try? buffers.flushPending()
         }
     }
