@@ -16,15 +16,9 @@ import Testing
 struct CiphertextBuffersTests {
     /// Our end (non-blocking) and the peer's; both closed by the caller.
     private func pair() throws -> (Socket, Int32) {
-        var ends: [Int32] = [0, 0]
-        #if canImport(Glibc)
-            let kind = Int32(SOCK_STREAM.rawValue)
-        #else
-            let kind = SOCK_STREAM
-        #endif
-        try #require(socketpair(AF_UNIX, kind, 0, &ends) == 0)
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        return (Socket(fd: ends[0]), ends[1])
+        let (mine, peer) = try socketPair()
+        _ = fcntl(mine, F_SETFL, fcntl(mine, F_GETFL) | O_NONBLOCK)
+        return (Socket(fd: mine), peer)
     }
 
     private func pull(_ buffers: CiphertextBuffers) throws {

@@ -218,17 +218,18 @@ struct PollerTests {
         #expect(seen == Set(chosen.map { pairs[$0].0 }))
         #expect(poller.wait(timeoutMs: 0).isEmpty)
     }
+}
 
-    private func socketPair() throws -> (Int32, Int32) {
-        var ends: [Int32] = [0, 0]
-        #if canImport(Glibc)
-            let kind = Int32(SOCK_STREAM.rawValue)
-        #else
-            let kind = SOCK_STREAM
-        #endif
-        try #require(socketpair(AF_UNIX, kind, 0, &ends) == 0)
-        return (ends[0], ends[1])
-    }
+/// A connected pair of Unix stream sockets, both blocking; the caller closes them.
+func socketPair() throws -> (Int32, Int32) {
+    var ends: [Int32] = [0, 0]
+    #if canImport(Glibc)
+        let kind = Int32(SOCK_STREAM.rawValue)
+    #else
+        let kind = SOCK_STREAM
+    #endif
+    try #require(socketpair(AF_UNIX, kind, 0, &ends) == 0)
+    return (ends[0], ends[1])
 }
 
 /// What the server says when accepting stops for want of descriptors: the errno by name, and what to do.
